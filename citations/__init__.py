@@ -1,0 +1,1 @@
+"""Citations stage: reference lists out of parsed papers, resolved against seed titles into edges."""

@@ -1,0 +1,21 @@
+"""The shared SQLite store every stage reads and writes through (SQLModel).
+
+Each table group lives in its own module; importing this package registers all of them so that
+``open_store`` creates every table. Stages import the table classes they need from here.
+"""
+
+from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
+from reflong.db.papers import Failure, Paper, PaperRole, record_failure
+from reflong.db.text import Chunk, ParsedDoc
+
+__all__ = [
+    "DEFAULT_DB_PATH",
+    "Chunk",
+    "Failure",
+    "Paper",
+    "PaperRole",
+    "ParsedDoc",
+    "open_store",
+    "record_failure",
+    "session_for",
+]

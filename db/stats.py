@@ -1,0 +1,74 @@
+"""What the store holds, as one dict: the ``stats`` command prints it, scripts read its JSON.
+
+Each table group contributes a section function; keys are stable so scripts can rely on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from reflong.db.papers import Failure, Paper, PaperRole
+from reflong.db.text import Chunk, ParsedDoc
+
+
+def _paper_stats(session: Session) -> dict:
+    by_status = dict(session.exec(select(Paper.status, func.count()).group_by(Paper.status)).all())
+    by_role: dict[str, dict[str, int]] = {}
+    for window, role, n in session.exec(
+        select(PaperRole.window, PaperRole.role, func.count()).group_by(PaperRole.window, PaperRole.role)
+    ).all():
+        by_role.setdefault(window, {})[role] = n
+    return {
+        "papers": session.exec(select(func.count()).select_from(Paper)).one(),
+        "papers_by_status": by_status,
+        "roles_by_window": by_role,
+    }
+
+
+def _failure_stats(session: Session) -> dict:
+    rows = session.exec(
+        select(Failure.stage, Failure.reason, func.count()).group_by(Failure.stage, Failure.reason)
+    ).all()
+    by_stage: dict[str, dict[str, int]] = {}
+    for stage, reason, n in rows:
+        by_stage.setdefault(stage, {})[reason] = n
+    return {"failures": by_stage}
+
+
+def _text_stats(session: Session) -> dict:
+    parsed = session.exec(
+        select(func.count()).select_from(ParsedDoc).where(ParsedDoc.status == "parsed")
+    ).one()
+    failed = session.exec(
+        select(func.count()).select_from(ParsedDoc).where(ParsedDoc.status == "failed")
+    ).one()
+    with_refs = session.exec(
+        select(func.count()).select_from(ParsedDoc).where(ParsedDoc.has_references == True)  # noqa: E712
+    ).one()
+    n_chunks, lo, hi = session.exec(
+        select(func.count(), func.min(Chunk.n_tokens), func.max(Chunk.n_tokens))
+    ).one()
+    return {
+        "parsed": parsed,
+        "failed": failed,
+        "with_references": with_refs,
+        "chunks": n_chunks,
+        "chunk_tokens_min": lo,
+        "chunk_tokens_max": hi,
+    }
+
+
+SECTIONS: list[Callable[[Session], dict]] = [_paper_stats, _failure_stats, _text_stats]
+
+
+def collect_stats(engine: Engine) -> dict:
+    """Every section's counts merged into one flat-ish dict (stable keys)."""
+    out: dict = {}
+    with Session(engine) as session:
+        for section in SECTIONS:
+            out.update(section(session))
+    return out

@@ -1,0 +1,250 @@
+"""Assembling the Ref-Long-Paper subset from plain inputs: keys, documents, negatives, tasks.
+
+The steps, each a small pure function of the previous one's output:
+fit documents to the budget -> verify positives and pick date-safe negatives per key (counting
+distractor false positives, invariant 3) -> plan tasks per difficulty -> re-verify every planned
+task on final texts (invariant 1) -> render prompts and measure them exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from reflong.assemble.paper_documents import fit_document
+from reflong.assemble.paper_model import KeyCandidate, PaperDoc
+from reflong.assemble.paper_sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
+from reflong.assemble.paper_verify import Verifier
+from reflong.ingest.tokenizer import get_tokenizer
+
+
+@dataclass(frozen=True)
+class PaperSettings:
+    lengths: tuple[tuple[str, int], ...] = DEFAULT_LENGTHS
+    difficulties: tuple[str, ...] = ("easy", "hard")
+    n_tasks: int = 100
+    seed: int = 0
+    max_doc_tokens: int = 5000
+    trim: bool = False
+    question_last: bool = False
+    tokenizer: str = "o200k_base"
+    min_positives: int = 2
+    confuser_similarity: float = 70.0  # rapidfuzz token_set_ratio between the key and another seed
+
+    def to_json(self) -> dict:
+        return {
+            "lengths": [f"{label}:{n}" for label, n in self.lengths],
+            "difficulties": list(self.difficulties),
+            "n_tasks": self.n_tasks,
+            "seed": self.seed,
+            "max_doc_tokens": self.max_doc_tokens,
+            "trim": self.trim,
+            "question_last": self.question_last,
+            "tokenizer": self.tokenizer,
+            "min_positives": self.min_positives,
+            "confuser_similarity": self.confuser_similarity,
+        }
+
+
+@dataclass
+class PaperInputs:
+    """Everything assembly needs, read from the store (or made by hand in tests)."""
+
+    keys: list[KeyCandidate]
+    docs: dict[str, PaperDoc]  # ref -> document (citing pool and distractors)
+    distractors: set[str]  # refs of distractor-role documents
+    cited_seeds: dict[str, set[str]] = field(default_factory=dict)  # ref -> seeds it has any edge to
+    seed_titles: dict[str, str] = field(default_factory=dict)  # every seed id -> title
+
+
+@dataclass(frozen=True)
+class RenderedTask:
+    difficulty: str
+    length: str
+    task_index: int
+    key: KeyCandidate
+    documents: tuple[PaperDoc, ...]
+    answer: tuple[int, ...]
+    prompt: str
+    prompt_tokens: int
+
+    def evidence(self) -> list[dict]:
+        out = []
+        for position in self.answer:
+            doc = self.documents[position]
+            ev = self.key.evidence.get(doc.ref)
+            out.append(
+                {
+                    "index": position,
+                    "arxiv_id": doc.arxiv_id,
+                    "version": doc.version,
+                    "reference": ev.reference if ev else "",
+                    "method": ev.method if ev else "",
+                    "score": float(ev.score) if ev else 0.0,
+                }
+            )
+        return out
+
+
+@dataclass
+class BuildReport:
+    keys_considered: int = 0
+    keys_used: dict[str, list[str]] = field(default_factory=dict)  # difficulty -> seed ids
+    excluded_docs: dict[str, str] = field(default_factory=dict)  # ref -> reason
+    dropped_positives: dict[str, str] = field(default_factory=dict)  # "seed <- ref" -> reason
+    skipped_keys: dict[str, dict[str, str]] = field(default_factory=dict)  # difficulty -> seed -> why
+    distractor_false_positives: list[dict] = field(default_factory=list)
+    dropped_tasks: list[dict] = field(default_factory=list)
+    date_unsafe_excluded: int = 0
+
+    def to_json(self) -> dict:
+        return json.loads(json.dumps(self.__dict__, sort_keys=True))
+
+
+PromptRenderer = Callable[[str, list[str], bool], str]
+
+
+def _fit_all(inputs: PaperInputs, settings: PaperSettings, report: BuildReport) -> dict[str, PaperDoc]:
+    tokenizer = get_tokenizer(settings.tokenizer)
+    fitted: dict[str, PaperDoc] = {}
+    for ref in sorted(inputs.docs):
+        result = fit_document(inputs.docs[ref], tokenizer, settings.max_doc_tokens, settings.trim)
+        if result.doc is None:
+            report.excluded_docs[ref] = result.reason
+        else:
+            fitted[ref] = result.doc
+    return fitted
+
+
+def _date_safe(doc: PaperDoc, key: KeyCandidate) -> bool:
+    """Invariant 2: the distractor's text version predates the key's first version."""
+    return doc.version_date is not None and doc.version_date < key.first_published
+
+
+def _verified_keys(
+    inputs: PaperInputs, fitted: dict[str, PaperDoc], verifier: Verifier, report: BuildReport
+) -> list[KeyCandidate]:
+    keys = []
+    for key in sorted(inputs.keys, key=lambda k: k.arxiv_id):
+        kept = []
+        for ref in sorted(key.positives):
+            if ref not in fitted:
+                continue  # left out by the budget: not in any prompt, so not a positive either
+            if verifier.cites(fitted[ref], key) is None:
+                report.dropped_positives[f"{key.arxiv_id} <- {ref}"] = "final text does not reference the key"
+                continue
+            kept.append(ref)
+        keys.append(KeyCandidate(key.arxiv_id, key.title, key.first_published, tuple(kept), key.evidence))
+    return keys
+
+
+def _negative_pools(
+    inputs: PaperInputs,
+    fitted: dict[str, PaperDoc],
+    keys: list[KeyCandidate],
+    settings: PaperSettings,
+    verifier: Verifier,
+    report: BuildReport,
+) -> dict[str, NegativePools]:
+    pools: dict[str, NegativePools] = {}
+    distractor_refs = sorted(r for r in inputs.distractors if r in fitted)
+    pool_refs = sorted(r for r in fitted if r not in inputs.distractors)
+    for key in keys:
+        distractors = []
+        for ref in distractor_refs:
+            doc = fitted[ref]
+            if not _date_safe(doc, key):
+                report.date_unsafe_excluded += 1
+                continue
+            evidence = verifier.cites(doc, key)
+            if evidence is not None:  # cannot cite by date: a resolver false positive (invariant 3)
+                report.distractor_false_positives.append(
+                    {
+                        "seed": key.arxiv_id,
+                        "paper": ref,
+                        "reference": evidence.reference,
+                        "score": evidence.score,
+                    }
+                )
+                continue
+            distractors.append(ref)
+        similar = {
+            seed
+            for seed, title in inputs.seed_titles.items()
+            if seed != key.arxiv_id
+            and fuzz.token_set_ratio(title.lower(), key.title.lower()) >= settings.confuser_similarity
+        }
+        confusers = [
+            ref
+            for ref in pool_refs
+            if ref not in key.positives
+            and key.arxiv_id not in inputs.cited_seeds.get(ref, set())
+            and inputs.cited_seeds.get(ref, set()) & similar
+            and verifier.cites(fitted[ref], key) is None
+        ]
+        pools[key.arxiv_id] = NegativePools(tuple(distractors), tuple(confusers))
+    return pools
+
+
+def assemble_paper(
+    inputs: PaperInputs,
+    settings: PaperSettings,
+    verifier: Verifier,
+    render: PromptRenderer,
+) -> tuple[list[RenderedTask], BuildReport]:
+    """All tasks of every difficulty and length, verified and rendered, plus what was left out."""
+    report = BuildReport(keys_considered=len(inputs.keys))
+    fitted = _fit_all(inputs, settings, report)
+    keys = [
+        k
+        for k in _verified_keys(inputs, fitted, verifier, report)
+        if len(k.positives) >= settings.min_positives
+    ]
+    pools = _negative_pools(inputs, fitted, keys, settings, verifier, report)
+    tokenizer = get_tokenizer(settings.tokenizer)
+    tasks: list[RenderedTask] = []
+    for difficulty in settings.difficulties:
+        plans, plan_report = plan_tasks(
+            keys, pools, difficulty, settings.n_tasks, settings.seed, settings.lengths
+        )
+        report.keys_used[difficulty] = sorted({p.key.arxiv_id for p in plans})
+        report.skipped_keys[difficulty] = plan_report.skipped_keys
+        for plan in plans:
+            problems = verifier.violations(plan, fitted) + _unsafe_dates(plan, fitted, inputs.distractors)
+            if problems:
+                report.dropped_tasks.append(
+                    {"difficulty": difficulty, "task": plan.task_index, "why": problems}
+                )
+                continue
+            tasks.extend(_render(plan, fitted, render, settings, tokenizer))
+    return tasks, report
+
+
+def _unsafe_dates(plan: TaskPlan, docs: dict[str, PaperDoc], distractors: set[str]) -> list[str]:
+    refs = {ref for refs in plan.documents.values() for ref in refs}
+    return [
+        f"distractor {ref} is not dated before the key"
+        for ref in sorted(refs)
+        if ref in distractors and not _date_safe(docs[ref], plan.key)
+    ]
+
+
+def _render(
+    plan: TaskPlan, docs: dict[str, PaperDoc], render: PromptRenderer, settings: PaperSettings, tokenizer
+):
+    for label, refs in plan.documents.items():
+        documents = tuple(docs[r] for r in refs)
+        prompt = render(plan.key.title, [d.text for d in documents], settings.question_last)
+        yield RenderedTask(
+            plan.difficulty,
+            label,
+            plan.task_index,
+            plan.key,
+            documents,
+            plan.answers[label],
+            prompt,
+            tokenizer.count(prompt),
+        )

@@ -1,0 +1,120 @@
+"""Paper-subset assembly on hand-made inputs: sampling, budgets, invariants.
+
+The matcher here is a plain substring test so that the assembly logic is checked on its own;
+the end-to-end tests run the real resolver on real and generated PDFs.
+"""
+
+from __future__ import annotations
+
+from reflong.assemble.paper_build import PaperInputs, PaperSettings, assemble_paper
+from reflong.assemble.paper_documents import fit_document
+from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
+from reflong.assemble.paper_sampling import NegativePools, plan_tasks
+from reflong.assemble.paper_verify import Verifier
+from reflong.ingest.tokenizer import get_tokenizer
+
+
+def _substring_matcher(references: str, key: KeyCandidate) -> Evidence | None:
+    return Evidence(key.title, "title", 100.0, "accept") if key.title.lower() in references.lower() else None
+
+
+def _doc(arxiv_id: str, date: str, refs: str, body_words: int = 200) -> PaperDoc:
+    body = " ".join(f"word{i % 50}." if i % 12 == 11 else f"word{i % 50}" for i in range(body_words))
+    return PaperDoc(arxiv_id, 1, date, date, None, body, "References\n" + refs)
+
+
+def _inputs(n_distractors: int = 30) -> PaperInputs:
+    seeds = {
+        "2403.00001": "Alpha Models Are Great",
+        "2403.00002": "Alpha Models Are Great 2",
+        "2403.00003": "Beta",
+    }
+    docs: dict[str, PaperDoc] = {}
+    keys = []
+    for s, (seed, title) in enumerate(sorted(seeds.items())):
+        positives = []
+        for j in range(2 + 2 * s):  # 2, 4, 6 citing papers
+            d = _doc(f"2405.{s}{j:04d}", "2024-05-01", f"[1] A. Author. {title}. arXiv, 2024.")
+            docs[d.ref] = d
+            positives.append(d.ref)
+        keys.append(KeyCandidate(seed, title, "2024-03-05", tuple(positives)))
+    distractors = set()
+    for i in range(n_distractors):
+        d = _doc(f"2401.{i:05d}", "2024-01-15", "[1] Some older work. 2020.")
+        docs[d.ref] = d
+        distractors.add(d.ref)
+    # One distractor whose resolver hit would be a false positive by construction.
+    fp = _doc("2402.99999", "2024-02-20", "[1] X. Alpha Models Are Great 2. 2023.")
+    docs[fp.ref] = fp
+    distractors.add(fp.ref)
+    # A distractor revised after the seeds: not date safe.
+    late = _doc("2401.77777", "2024-04-01", "[1] nothing.")
+    docs[late.ref] = late
+    distractors.add(late.ref)
+    cited = {ref: {k.arxiv_id} for k in keys for ref in k.positives}
+    return PaperInputs(keys, docs, distractors, cited, seeds)
+
+
+def test_cumulative_sampling_keeps_key_and_positives_and_grows_negatives():
+    inputs = _inputs()
+    keys = inputs.keys
+    pools = {k.arxiv_id: NegativePools(tuple(sorted(inputs.distractors))) for k in keys}
+    plans, report = plan_tasks(keys, pools, "easy", 50, seed=7)
+    assert len(plans) == 50
+    assert report.skipped_keys == {"2403.00003": "6 positives, outside 2-5"}
+    for plan in plans:
+        previous: set[str] = set()
+        for label, n_docs in (("30K", 8), ("45K", 12), ("60K", 16), ("75K", 20)):
+            docs = plan.documents[label]
+            assert len(docs) == n_docs == len(set(docs))
+            assert previous <= set(docs)  # cumulative: shorter task's documents are a subset
+            previous = set(docs)
+            assert [docs[i] for i in plan.answers[label]] == [d for d in docs if d in plan.key.positives]
+            assert len(plan.answers[label]) == len(plan.key.positives)
+    # Positions are reshuffled per length (the released files show this for every task).
+    moved = sum(plan.answers["30K"] != plan.answers["75K"] for plan in plans)
+    assert moved >= 40
+    again, _ = plan_tasks(keys, pools, "easy", 50, seed=7)
+    assert again == plans
+    other, _ = plan_tasks(keys, pools, "easy", 50, seed=8)
+    assert other != plans
+
+
+def test_build_excludes_false_positive_and_late_distractors_and_verifies():
+    inputs = _inputs()
+    settings = PaperSettings(n_tasks=20, seed=1, difficulties=("easy", "hard"))
+    tasks, report = assemble_paper(inputs, settings, Verifier(_substring_matcher), _render)
+    # The substring matcher confuses "Alpha Models Are Great" with "... 2" (the real resolver
+    # must not); by date the distractor can cite neither, so both hits are counted as false positives.
+    assert [(fp["seed"], fp["paper"]) for fp in report.distractor_false_positives] == [
+        ("2403.00001", "2402.99999v1"),
+        ("2403.00002", "2402.99999v1"),
+    ]
+    assert report.date_unsafe_excluded == 3  # the late distractor, once per key
+    assert report.dropped_tasks == []
+    # Key "Alpha Models Are Great" is also found inside the citing papers of "... 2": those are
+    # positives of both by substring; the verifier keeps the answers consistent anyway.
+    for task in tasks:
+        for i, doc in enumerate(task.documents):
+            cites = task.key.title.lower() in doc.references.lower()
+            assert cites == (i in task.answer)
+            if doc.ref in inputs.distractors:
+                assert doc.version_date < task.key.first_published
+    assert {t.difficulty for t in tasks} == {"easy", "hard"}
+    assert len([t for t in tasks if t.difficulty == "easy"]) == 20 * 4
+
+
+def test_trim_keeps_references_whole_and_fits_budget():
+    tok = get_tokenizer("o200k_base")
+    refs = "[1] A. Author. Alpha Models Are Great. arXiv, 2024."
+    doc = _doc("2405.00001", "2024-05-01", refs, body_words=3000)
+    assert fit_document(doc, tok, 1000, trim=False).doc is None
+    result = fit_document(doc, tok, 1000, trim=True)
+    assert result.trimmed and result.doc is not None
+    assert result.doc.n_tokens <= 1000 and result.doc.n_tokens > 900
+    assert result.doc.text.endswith(refs) and result.doc.n_tokens == tok.count(result.doc.text)
+    assert result.doc.body.endswith(".")  # cut at a sentence boundary
+
+
+def _render(key: str, docs: list[str], question_last: bool) -> str:
+    return key + "\n\n" + "".join(f"{i}: {{{d}}}\n\n" for i, d in enumerate(docs))

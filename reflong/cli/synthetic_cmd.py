@@ -230,7 +230,7 @@ def a_command(
         "question_last": question_last,
         "tokenizer": tok.name,
         "doc_tokens": None if preset else budget,
-        "candidates": len(specs[0].candidates),
+        "candidates": {spec.setting: len(spec.candidates) for spec in specs},
     }
     result = run_build(
         out,

@@ -43,9 +43,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from reflong.cli import cite_cmd, ingest_cmd, stats_cmd
+    from reflong.cli import cite_cmd, ingest_cmd, parse_cmd, stats_cmd
 
-    for module in (ingest_cmd, stats_cmd, cite_cmd):
+    for module in (ingest_cmd, stats_cmd, parse_cmd, cite_cmd):
         for command in module.COMMANDS:
             main.add_command(command)
 

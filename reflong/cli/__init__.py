@@ -47,6 +47,7 @@ COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
     "synthetic_cmd",  # reflong-build a / f
+    "cite_cmd",
     "stats_cmd",
 )
 

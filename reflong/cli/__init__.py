@@ -46,6 +46,7 @@ def main() -> None:
 COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
+    "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
     "cite_cmd",
     "stats_cmd",

@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
     "cite_cmd",
+    "demo_cmd",
     "stats_cmd",
 )
 
@@ -60,11 +61,6 @@ def _register() -> None:
         module = importlib.import_module(f"reflong.cli.{name}")
         for command in module.COMMANDS:
             main.add_command(command)
-
-    from reflong.cli import demo_cmd
-
-    for command in demo_cmd.COMMANDS:
-        main.add_command(command)
 
 
 _register()

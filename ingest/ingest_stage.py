@@ -132,7 +132,7 @@ def _select(
             for meta in source.window(window, categories, settings.max_papers):
                 if meta.arxiv_id in seen:
                     skip(
-                        meta.arxiv_id,
+                        f"{meta.arxiv_id}@{window.role}",
                         "duplicate-id",
                         f"in the {seen[meta.arxiv_id]} and the {window.role} window; kept the first",
                     )

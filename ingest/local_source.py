@@ -149,6 +149,7 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
             except ValueError as exc:
                 problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", str(exc)))
                 continue
+            rec["_where"] = f"{path.name}:{lineno}"
             records.append(rec)
     return records
 
@@ -185,7 +186,7 @@ def read_catalog(root: str | Path) -> Catalog:
         if aid in papers:
             if not from_seeds:
                 problems.append(
-                    CatalogProblem(aid, "duplicate-id", "listed twice in papers.jsonl; kept first")
+                    CatalogProblem(rec["_where"], "duplicate-id", f"{aid} is listed twice; kept the first")
                 )
             return
         title = clean_title(rec.get("title"))

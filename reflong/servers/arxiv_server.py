@@ -24,6 +24,7 @@ and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import threading
 import time
@@ -42,6 +43,8 @@ OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
 ET.register_namespace("", ATOM)
 ET.register_namespace("arxiv", ARXIV)
 ET.register_namespace("opensearch", OPENSEARCH)
+
+log = logging.getLogger(__name__)
 
 API_FAULTS = {"429", "503", "hang", "empty"}
 PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
@@ -401,6 +404,14 @@ class _HTTPServer(ThreadingHTTPServer):
     owner: ArxivServer
     stopping: threading.Event
     hang_seconds: float
+
+    def handle_error(self, request, client_address) -> None:
+        """Clients that drop a connection (timeouts, killed runs) are expected here, not errors."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, (ConnectionError, TimeoutError)):
+            log.warning("arXiv test server: error serving %s", client_address, exc_info=True)
 
 
 class ArxivServer:

@@ -178,7 +178,8 @@ class FaultPlan:
 
     rules: dict[tuple[str, int], str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0})
-    log: list[tuple[float, str, str, str | None]] = field(default_factory=list)  # (time, kind, path, fault)
+    # one entry per request: (monotonic time, kind, path, fault injected, Range header)
+    log: list[tuple[float, str, str, str | None, str | None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -207,12 +208,12 @@ class FaultPlan:
         with self._lock:
             self.rules.clear()
 
-    def next(self, kind: str, path: str) -> str | None:
+    def next(self, kind: str, path: str, range_header: str | None = None) -> str | None:
         """Count this request and return the fault to inject into it, if any."""
         with self._lock:
             self.counts[kind] += 1
             fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
-            self.log.append((time.monotonic(), kind, path, fault))
+            self.log.append((time.monotonic(), kind, path, fault, range_header))
             return fault
 
 
@@ -349,7 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, body, "application/atom+xml; charset=utf-8")
 
     def _pdf(self, owner: ArxivServer, name: str) -> None:
-        fault = owner.faults.next("pdf", self.path)
+        fault = owner.faults.next("pdf", self.path, self.headers.get("Range"))
         name = name.removesuffix(".pdf")
         try:
             arxiv_id, number = split_versioned_id(name)
@@ -442,7 +443,9 @@ class ArxivServer:
         return f"http://{host}:{port}"
 
     def start(self) -> ArxivServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="arxiv-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="arxiv-server", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -27,7 +27,7 @@ from reflong.ingest.netpolicy import (
     make_session,
     retry_after_seconds,
 )
-from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +137,6 @@ class PoliteArxivClient(arxiv.Client):
         return f"{self.base_url}/pdf/{arxiv_id}v{version}" if version else f"{self.base_url}/pdf/{arxiv_id}"
 
 
-_WITHDRAWN_MARKERS = ("withdrawn", "has been withdrawn")
-
-
 def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta:
     """An ``arxiv.Result`` as ``PaperMeta`` (``published`` is v1's date, ``updated`` this version's)."""
     arxiv_id, version = split_versioned_id(result.get_short_id())
@@ -155,6 +152,6 @@ def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta
         version_date=result.updated.date().isoformat() if version else None,
         doi=result.doi or None,
         comment=comment,
-        withdrawn=bool(comment and any(m in comment.lower() for m in _WITHDRAWN_MARKERS)),
+        withdrawn=is_withdrawn(comment),
         pdf_url=client.pdf_url(arxiv_id, version),
     )

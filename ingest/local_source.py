@@ -19,10 +19,9 @@ from datetime import date
 from pathlib import Path
 
 from reflong.errors import ReflongError
-from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
-_WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -223,7 +222,7 @@ def read_catalog(root: str | Path) -> Catalog:
         if primary and primary not in categories:
             categories.insert(0, primary)
         comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
-        withdrawn = bool(rec.get("withdrawn")) or bool(comment and _WITHDRAWN_RE.search(comment))
+        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment)
         papers[aid] = CatalogPaper(
             arxiv_id=aid,
             title=title,

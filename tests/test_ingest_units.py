@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sqlite3
+from collections import Counter
 from datetime import date
 
 import pytest
@@ -192,3 +195,130 @@ def test_bad_metadata_is_recorded_and_skipped(tmp_path, corpus_dir, db_path):
         }
         assert [(p.arxiv_id, p.status) for p in s.exec(select(Paper)).all()] == [("2204.10628", "downloaded")]
         assert len(s.exec(select(PaperRole)).all()) == 1
+
+
+def _write_catalog(root, records) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "papers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_versions_catalog_distractor_read_at_explicit_older_version(tmp_path, corpus_dir, db_path):
+    """The demo generator's ``versions`` field: v1 and v2 predate the seeds, v3 does not -> v2,
+    fetched as /pdf/<id>v2 through the server and copied from v2's file through --source."""
+    from reflong.servers.arxiv_server import ArxivServer
+
+    pdf = corpus_dir / "pdf"
+    cat = tmp_path / "cat"
+    (cat / "pdf").mkdir(parents=True)
+    for name, src in (("d1", "2201.07525"), ("d2", "2201.09329"), ("d3", "2202.00535"), ("p1", "2204.10628")):
+        (cat / "pdf" / f"{name}.pdf").write_bytes((pdf / f"{src}.pdf").read_bytes())
+    versions = [
+        {"version": "v1", "published": "2022-01-10", "file": "pdf/d1.pdf"},
+        {"version": "v2", "published": "2022-02-20", "file": "pdf/d2.pdf"},
+        {"version": "v3", "published": "2022-05-01", "file": "pdf/d3.pdf"},
+    ]
+    _write_catalog(
+        cat,
+        [
+            {
+                "arxiv_id": "2201.00001",
+                "version": "v3",
+                "file": "pdf/d3.pdf",
+                "title": "Revised distractor",
+                "authors": ["Doe"],
+                "published": "2022-05-01",
+                "first_published": "2022-01-10",
+                "categories": ["cs.CL", "cs.LG"],
+                "doi": "10.1/x",
+                "versions": versions,
+            },
+            {
+                "arxiv_id": "2203.00001",
+                "version": "v1",
+                "file": None,
+                "title": "A seed",
+                "authors": ["Roe"],
+                "published": "2022-03-02",
+                "primary_category": "cs.CL",
+            },
+            {
+                "arxiv_id": "2204.00001",
+                "version": "v1",
+                "file": "pdf/p1.pdf",
+                "title": "Citing",
+                "authors": ["Poe"],
+                "published": "2022-04-02",
+                "primary_category": "cs.LG",
+            },
+            {
+                "arxiv_id": "2204.00002",
+                "version": "v1",
+                "file": None,
+                "title": "Gone",
+                "authors": ["Moe"],
+                "published": "2022-04-03",
+                "primary_category": "cs.CL",
+                "withdrawn": True,
+            },
+        ],
+    )
+    digests = {}
+    with ArxivServer(cat) as srv:
+        for name in ("arxiv", "local"):
+            db = tmp_path / f"{name}.db"
+            settings = IngestSettings(
+                since="2022-03",
+                cache_dir=tmp_path / f"cache-{name}",
+                net=NetPolicy(delay=0.01),
+                arxiv_url=srv.url,
+                source_dir=cat if name == "local" else None,
+            )
+            summary = run_ingest(open_store(db), settings)
+            assert summary.roles == {"seed": 1, "pool": 1, "distractor": 1}
+            assert summary.reasons == Counter({"withdrawn": 1}) and summary.fetched == 2
+            con = sqlite3.connect(db)
+            assert con.execute(
+                "select role, version from paper_role where arxiv_id='2201.00001'"
+            ).fetchone() == ("distractor", 2)
+            row = con.execute(
+                "select version_date, first_published, categories_json, doi, pdf_path, pdf_sha256 from paper "
+                "where arxiv_id='2201.00001'"
+            ).fetchone()
+            assert row[:4] == ("2022-02-20", "2022-01-10", '["cs.CL", "cs.LG"]', "10.1/x")
+            assert row[4].endswith("2201.00001v2.pdf")
+            digests[name] = row[5]
+        assert [e[2] for e in srv.faults.log if e[1] == "pdf"] == ["/pdf/2204.00001v1", "/pdf/2201.00001v2"]
+    assert (
+        digests["arxiv"]
+        == digests["local"]
+        == hashlib.sha256((pdf / "2201.09329.pdf").read_bytes()).hexdigest()
+    )
+
+
+def test_duplicate_ids_across_windows_are_recorded_and_skipped(corpus_dir, tmp_path, db_path):
+    from reflong.ingest.sources import LocalSource
+
+    class Overlapping(LocalSource):
+        """A source that (wrongly) returns a seed again in the pool window, as a glitchy mirror might."""
+
+        def window(self, window, categories, limit):
+            metas = super().window(window, categories, limit)
+            if window.role == "pool":
+                metas.insert(0, self.lookup(["2203.14465"])[0])
+            return metas
+
+    import reflong.ingest.ingest_stage as stage
+
+    settings = IngestSettings(since="2022-03", cache_dir=tmp_path / "c", source_dir=corpus_dir)
+    original = stage.make_source
+    stage.make_source = lambda s: Overlapping(s.source_dir)
+    try:
+        summary = run_ingest(open_store(db_path), settings)
+    finally:
+        stage.make_source = original
+    assert summary.reasons["duplicate-id"] == 1 and summary.roles["seed"] == 5 and summary.roles["pool"] == 7
+    con = sqlite3.connect(db_path)
+    assert con.execute("select role from paper_role where arxiv_id='2203.14465'").fetchall() == [("seed",)]
+    assert con.execute("select subject, reason from failure where stage='ingest'").fetchall() == [
+        ("2203.14465@pool", "duplicate-id")
+    ]

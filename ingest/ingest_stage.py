@@ -151,7 +151,7 @@ def _select(
                     skip(meta.arxiv_id, "withdrawn", f"{meta.vid} is withdrawn: {meta.comment or ''}".strip())
                 elif not meta.title:
                     skip(meta.arxiv_id, "missing-title", f"{meta.vid} has no title")
-                elif not window.contains(meta.first_published):
+                elif not window.contains(meta.first_published, slack_days=1):
                     skip(
                         meta.arxiv_id,
                         "missing-date" if not meta.first_published else "date-outside-window",

@@ -197,3 +197,25 @@ def test_source_without_since_stores_every_paper_without_roles(corpus_dir, tmp_p
 def test_arxiv_without_since_is_a_usage_error(tmp_path):
     out = CliRunner().invoke(main, ["ingest", "--db", str(tmp_path / "x.db"), "--cache", str(tmp_path / "c")])
     assert out.exit_code == 1 and "--since is required" in out.output
+
+
+def test_max_papers_caps_each_window_the_same_way_on_both_paths(server, corpus_dir, tmp_path):
+    common = ["--since", SINCE, "--max-papers", "2"]
+    _ingest(
+        [*common, "--arxiv-url", server.url, "--db", str(tmp_path / "a.db"), "--cache", str(tmp_path / "c")]
+    )
+    _ingest(
+        [*common, "--source", str(corpus_dir), "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c")]
+    )
+    a, s = _tables(tmp_path / "a.db"), _tables(tmp_path / "s.db")
+    assert a == s
+    # The two oldest of each window: seeds 2203.02155, 2203.06947; pool 2204.02311, 2204.05862;
+    # distractors 2201.07525, 2201.09329 (both read at v1, dated before 2022-03).
+    assert [(r[1], r[2], r[3]) for r in a["role"]] == [
+        ("2201.07525", "distractor", 1),
+        ("2201.09329", "distractor", 1),
+        ("2203.02155", "seed", 0),
+        ("2203.06947", "seed", 0),
+        ("2204.02311", "pool", 1),
+        ("2204.05862", "pool", 0),
+    ]

@@ -32,6 +32,7 @@ def test_windows_are_half_open_months_around_since():
     assert (pool.start, pool.end) == (date(2024, 2, 1), date(2024, 8, 1))
     assert (distractor.start, distractor.end) == (date(2023, 11, 1), date(2024, 1, 1))
     assert seed.contains("2024-01-31") and not seed.contains("2024-02-01") and not seed.contains(None)
+    assert seed.contains("2024-02-01", slack_days=1) and not seed.contains("2024-02-02", slack_days=1)
     assert seed.submitted_date_clause() == "submittedDate:[202401010000 TO 202401312359]"
     assert add_months(date(2024, 1, 1), -13) == date(2022, 12, 1)
     with pytest.raises(ReflongError, match="YYYY-MM"):

@@ -59,6 +59,7 @@ class PoliteArxivClient(arxiv.Client):
         self.query_url_format = self.base_url + "/api/query?{}"
         self.policy = policy
         self.politeness = politeness or Politeness(policy.delay)
+        self._session.close()  # the library's own session: replaced by the shared, pooled one
         self._session = session or make_session()
         self.on_page: Callable[[int], None] | None = None  # called with each page's entry count
         self.requests_made = 0
@@ -76,9 +77,9 @@ class PoliteArxivClient(arxiv.Client):
             self.requests_made += 1
             try:
                 resp = self._session.get(url, timeout=self.policy.timeouts)
-            except requests.Timeout:
+            except requests.ReadTimeout:
                 problem = f"no answer within {self.policy.timeout:g} s"
-            except requests.ConnectionError as exc:
+            except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout
                 connect_failures += 1
                 if connect_failures > self.policy.connect_retries:
                     raise NetworkError(unreachable_message(self.base_url, connection_reason(exc))) from None

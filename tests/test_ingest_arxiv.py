@@ -219,3 +219,14 @@ def test_max_papers_caps_each_window_the_same_way_on_both_paths(server, corpus_d
         ("2204.02311", "pool", 1),
         ("2204.05862", "pool", 0),
     ]
+
+
+def test_bad_since_and_bad_source_are_clear_errors(tmp_path):
+    base = ["ingest", "--db", str(tmp_path / "x.db"), "--cache", str(tmp_path / "c")]
+    out = CliRunner().invoke(main, [*base, "--since", "2024-3"])
+    assert out.exit_code == 2 and "expected a month as YYYY-MM" in out.output
+    (tmp_path / "empty").mkdir()
+    out = CliRunner().invoke(main, [*base, "--source", str(tmp_path / "empty")])
+    assert out.exit_code == 1 and out.output.strip().splitlines() == [
+        f"Error: --source {tmp_path / 'empty'}: no papers.jsonl there (see the catalog format in README)"
+    ]

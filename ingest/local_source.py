@@ -212,9 +212,11 @@ def read_catalog(root: str | Path) -> Catalog:
         )
         if top.number == 1 and top.date is None and first:
             top = CatalogVersion(1, first, top.file)  # v1's date is the first-version date
-        if top.number:
-            versions[top.number] = top if top.number not in versions or top.file else versions[top.number]
-            top = versions[top.number]
+        if top.number:  # the top-level record and its `versions` entry describe the same version
+            listed = versions.get(top.number)
+            if listed is not None:
+                top = CatalogVersion(top.number, top.date or listed.date, top.file or listed.file)
+            versions[top.number] = top
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
         categories = [str(c) for c in rec.get("categories") or [] if c]

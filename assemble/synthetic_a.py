@@ -15,6 +15,7 @@ insertions), exactly the release's calls when given its seed.
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,40 +98,52 @@ def budget_chunks(haystack_dir: Path, count, budget: int, seed: int | str) -> li
     files = essay_files(haystack_dir)
     random.Random(f"{seed}/essay-order").shuffle(files)
     words = "\n".join(f.read_text(encoding="utf-8") for f in files).split()
+    # Per-word counts (with the joining space) give a near-exact first guess of each cut; the
+    # exact count of the joined text then moves the cut a few words at most.
+    cost: dict[str, int] = {}
+    prefix = [0]
+    for w in words:
+        if w not in cost:
+            cost[w] = count(" " + w)
+        prefix.append(prefix[-1] + cost[w])
     chunks: list[list[str]] = []
     start = 0
-    ratio = 1.3  # words per token, refined as we go; only a starting guess for the search
     while start < len(words):
-        end = _fill(words, start, budget, count, ratio)
+        guess = bisect.bisect_right(prefix, prefix[start] + budget, lo=start) - 1
+        end = _fill(words, start, budget, count, max(guess, start + 1))
         chunk = words[start:end]
-        n = count(" ".join(chunk))
-        if n < 0.98 * budget:
+        if not chunk or count(" ".join(chunk)) < 0.98 * budget:
             break  # the haystack's tail is too short for a full document
         chunks.append(chunk)
-        ratio = len(chunk) / n
         start = end
     return chunks
 
 
-def _fill(words: Sequence[str], start: int, budget: int, count, ratio: float) -> int:
-    """The largest ``end`` with count(words[start:end]) <= budget (counts grow with ``end``)."""
+def _fill(words: Sequence[str], start: int, budget: int, count, guess: int) -> int:
+    """The largest ``end`` with count(words[start:end]) <= budget (counts grow with ``end``),
+    searched outwards from ``guess`` by doubling steps, then bisected."""
 
     def fits(end: int) -> bool:
         return count(" ".join(words[start:end])) <= budget
 
-    guess = min(len(words), start + max(1, int(budget * ratio)))
-    lo, hi = start, guess
+    guess = min(guess, len(words))
     if fits(guess):
-        lo, step = guess, max(8, int(budget * ratio * 0.05))
-        while lo < len(words):
+        lo, step = guess, 1
+        while True:
             hi = min(len(words), lo + step)
+            if hi == lo:
+                return lo
             if not fits(hi):
                 break
             lo, step = hi, step * 2
-        else:
-            return len(words)
-    # invariant: fits(lo) (or lo == start), not fits(hi)
-    while hi - lo > 1:
+    else:
+        hi, step = guess, 1
+        while True:
+            lo = max(start, hi - step)
+            if lo == start or fits(lo):
+                break
+            hi, step = lo, step * 2
+    while hi - lo > 1:  # fits(lo) (or lo == start), not fits(hi)
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid) else (lo, mid)
     return lo

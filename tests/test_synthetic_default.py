@@ -257,3 +257,28 @@ def test_bad_options_give_one_line_errors(tmp_path, data_dir: Path):
     empty.mkdir()
     res = runner.invoke(main, ["a", "--haystack", str(empty)])
     assert res.exit_code == 1 and "no .txt essays" in res.output
+
+
+def test_hugging_face_tokenizer_file_counts_whole_prompts(tmp_path, data_dir: Path):
+    """A tokenizer.json (not additive per piece) is used for budgets and whole-prompt counts."""
+    from datasets import Dataset
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    hf = Tokenizer(models.BPE(unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    texts = [p.read_text() for p in sorted((data_dir / "pg_essays").glob("*.txt"))[:10]]
+    hf.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=800, special_tokens=["[UNK]"]))
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    out = tmp_path / "hf"
+    _a(data_dir, out, "--tokenizer", str(path), "--lengths", "2K", "--doc-tokens", "250", "--tasks", "5")
+    _a(data_dir, out, "--tokenizer", str(path), "--lengths", "2K", "--doc-tokens", "250", "--tasks", "5")
+    tok = get_tokenizer(str(path))
+    rows = Dataset.from_parquet(str(out / "data" / "multi_stars_medium_2K.parquet"))
+    assert len(rows) == 5
+    for row in rows:
+        assert row["prompt_tokens"] == tok.count(row["prompt"])
+        # a toy 800-token vocabulary makes words cost several tokens: cuts are coarser than o200k's
+        assert all(abs(tok.count(d["text"]) - 250) <= 12 for d in row["documents"])
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["settings"]["tokenizer"] == "hf:tokenizer.json"

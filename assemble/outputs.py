@@ -26,6 +26,19 @@ MANIFEST_NAME = "manifest.json"
 CARD_NAME = "README.md"
 DATA_DIR = "data"
 ANSWERS_DIR = "answers"
+DEFAULT_COLUMNS = (
+    "task_id",
+    "subset",
+    "setting",
+    "length",
+    "n_documents",
+    "layout",
+    "key",
+    "documents [index, doc_id, n_tokens, text]",
+    "answer",
+    "prompt",
+    "prompt_tokens",
+)
 
 
 @dataclass(frozen=True)
@@ -85,11 +98,16 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_reflong_files(
-    out_dir: Path, config: str, tasks: Sequence[TaskRecord], prompt_dir: str
+    out_dir: Path,
+    config: str,
+    tasks: Sequence[TaskRecord],
+    prompt_dir: str = ".",
+    answers_dir: str = ANSWERS_DIR,
 ) -> list[Path]:
-    """``<prompt_dir>/<config>.json`` and ``answers/<config>_answers.json`` (the release layout)."""
+    """``<prompt_dir>/<config>.json`` and ``<answers_dir>/<config>_answers.json``: the release's
+    A/F layout is ``before/`` + ``answers/``; ``"."`` for both gives a flat folder (Paper)."""
     prompt_path = Path(out_dir) / prompt_dir / f"{config}.json"
-    answers_path = Path(out_dir) / ANSWERS_DIR / f"{config}_answers.json"
+    answers_path = Path(out_dir) / answers_dir / f"{config}_answers.json"
     write_atomic(prompt_path, reflong_json_bytes(prompts_mapping(tasks)))
     write_atomic(answers_path, reflong_json_bytes(answers_mapping(tasks)))
     return [prompt_path, answers_path]
@@ -249,6 +267,7 @@ def render_card(
     tokenizer: str,
     prompt_files: Mapping[str, str],
     with_data: bool = True,
+    columns: Sequence[str] = DEFAULT_COLUMNS,
 ) -> str:
     """A Hugging Face dataset card: YAML ``configs`` (one per configuration, split ``test``) and
     statistics tables. ``prompt_files`` maps config -> its Ref-Long prompt file (relative);
@@ -268,12 +287,10 @@ def render_card(
         "",
         "## Files",
         "",
-        f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns task_id, subset, setting, length, "
-        "n_documents, layout, key, documents [index, doc_id, n_tokens, text], answer, prompt, "
-        "prompt_tokens).",
-        "- Ref-Long JSON, drop-in for Ref-Long's evaluation: "
-        + ", ".join(sorted({f"`{Path(p).parent}/`" for p in prompt_files.values()}))
-        + f' (`{{"i": [key, prompt]}}`) and `{ANSWERS_DIR}/` (`{{"i": [key, [indexes]]}}`).',
+        f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns {', '.join(columns)}).",
+        "- Ref-Long JSON, drop-in for Ref-Long's evaluation: prompts in "
+        + ", ".join(sorted({f"`{Path(p).parent.as_posix()}/`" for p in prompt_files.values()}))
+        + ' (`{"i": [key, prompt]}`), answers in `<config>_answers.json` (`{"i": [key, [indexes]]}`).',
         f"- `{MANIFEST_NAME}`: tool version, settings, input and output sha256.",
         "",
         "## Statistics",

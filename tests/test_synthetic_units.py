@@ -88,3 +88,61 @@ def test_reflong_json_bytes_match_json_dumps_defaults():
     obj = {"0": ["caf\u00e9 \u2605", [0, 2]], "1": [3, "a\nb"]}
     assert reflong_json_bytes(obj) == json.dumps(obj).encode()
     assert reflong_json_bytes(obj).startswith(b'{"0": ["caf\\u00e9 \\u2605", [0, 2]], "1"')
+
+
+def test_outputs_take_subset_specific_columns(tmp_path):
+    """What the Paper subset needs: extra task/document columns, a flat JSON layout, the card."""
+    from datasets import Dataset, List, Value
+
+    from reflong.assemble import outputs
+
+    docs = (
+        outputs.DocumentRecord(0, "2403.00001", 3, "paper a", {"version": 2}),
+        outputs.DocumentRecord(1, "2401.00002", 4, "paper b", {"version": 1}),
+    )
+    task = outputs.TaskRecord(
+        config="easy_30K",
+        task_id=0,
+        subset="Paper",
+        setting="easy",
+        length="30K",
+        key="A Seed Title",
+        documents=docs,
+        answer=(0,),
+        prompt="p",
+        prompt_tokens=9,
+        extra={"key_arxiv_id": "2403.09999", "evidence": [{"reference": "[1] A Seed Title", "score": 0.97}]},
+    )
+    features = outputs.dataset_features(
+        {
+            "key_arxiv_id": Value("string"),
+            "evidence": List({"reference": Value("string"), "score": Value("float64")}),
+        },
+        {"version": Value("int32")},
+    )
+    path = outputs.write_parquet(tmp_path, "easy_30K", [task], features)
+    row = Dataset.from_parquet(str(path))[0]
+    assert row["key_arxiv_id"] == "2403.09999" and row["evidence"][0]["score"] == 0.97
+    assert [d["version"] for d in row["documents"]] == [2, 1] and row["answer"] == [0]
+    written = outputs.write_reflong_files(tmp_path, "easy_30K", [task], ".", ".")
+    assert [p.name for p in written] == ["easy_30K.json", "easy_30K_answers.json"]
+    assert written[1].read_bytes() == b'{"0": ["A Seed Title", [0]]}'
+    stats = outputs.config_stats("easy_30K", [task])
+    assert (
+        stats.answer_sizes == {1: 1}
+        and stats.prompt_tokens == (9, 9.0, 9)
+        and stats.document_tokens == (3, 3.5, 4)
+    )
+    card = outputs.render_card(
+        "T", "d", [stats], {"seed": 0}, "o200k_base", {"easy_30K": "easy_30K.json"}, True, list(features)
+    )
+    assert (
+        "| easy_30K | 1 | 2 | 1 | 1:1 | 1.00 | 9 / 9.0 / 9 | 3 / 3.5 / 4 |" in card and "key_arxiv_id" in card
+    )
+    manifest = outputs.write_manifest(tmp_path, "paper", {"seed": 0}, [], [*written, path], [stats])
+    data = json.loads(manifest.read_text())
+    assert [o["path"] for o in data["outputs"]] == [
+        "data/easy_30K.parquet",
+        "easy_30K.json",
+        "easy_30K_answers.json",
+    ]

@@ -81,7 +81,7 @@ def release_chunks(haystack_dir: Path) -> list[list[str]]:
                 f"--preset reflong2025 needs {path.name} in {haystack_dir} (the essays of "
                 "gkamradt/LLMTest_NeedleInAHaystack, PaulGrahamEssays/)"
             )
-        texts.append(path.read_text(encoding="utf-8"))
+        texts.append(_read(path))
     pieces = "".join(texts).replace("\n", " ").split(" ")
     need = RELEASE_WORDS_PER_DOC * RELEASE_N_DOCS
     if len(pieces) < need:
@@ -91,15 +91,44 @@ def release_chunks(haystack_dir: Path) -> list[list[str]]:
     ]
 
 
-def budget_chunks(haystack_dir: Path, count, budget: int, seed: int | str) -> list[list[str]]:
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReflongError(f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def readable_essays(haystack_dir: Path, warn=None) -> list[tuple[Path, str]]:
+    """Every ``*.txt`` essay that reads as UTF-8; an unreadable one is reported through ``warn``
+    and skipped, so one bad file does not stop a build."""
+    out = []
+    for path in essay_files(haystack_dir):
+        try:
+            out.append((path, _read(path)))
+        except ReflongError as exc:
+            if warn is not None:
+                warn(f"skipped: {exc}")
+    if not out:
+        raise ReflongError(f"no readable essay in {haystack_dir}")
+    return out
+
+
+def release_input_files(haystack_dir: Path) -> list[Path]:
+    """The essays the preset reads (the release order), for the manifest."""
+    return [Path(haystack_dir) / f"{name}.txt" for name in RELEASE_ESSAY_ORDER]
+
+
+def budget_chunks(
+    haystack_dir: Path, count, budget: int, seed: int | str, essays: list[tuple[Path, str]] | None = None
+) -> list[list[str]]:
     """Cut the essays into consecutive word chunks of at most ``budget`` tokens each, as full as
     possible (``count`` is the tokenizer's count function). The essay order is a seeded shuffle,
     as in the paper's "randomly concatenates"; a last chunk under 98% of the budget is dropped.
     (With o200k/cl100k a chunk lands within a few tokens of the budget; a coarse tokenizer whose
     words cost many tokens can fall further short.)"""
-    files = essay_files(haystack_dir)
-    random.Random(f"{seed}/essay-order").shuffle(files)
-    words = "\n".join(f.read_text(encoding="utf-8") for f in files).split()
+    essays = list(essays if essays is not None else readable_essays(haystack_dir))
+    random.Random(f"{seed}/essay-order").shuffle(essays)
+    words = "\n".join(text for _, text in essays).split()
     # Per-word counts (with the joining space) give a near-exact first guess of each cut; the
     # exact count of the joined text then moves the cut a few words at most.
     cost: dict[str, int] = {}
@@ -244,6 +273,7 @@ def default_specs(
     max_documents: int,
     key_style: str = "stars",
     n_candidates: int | None = None,
+    essays: list[tuple[Path, str]] | None = None,
 ) -> list[SettingSpec]:
     """Our default: documents of ``doc_tokens`` tokens (key sentences included), candidates
     enough for ``max_documents`` per task (``n_candidates``, else max(100, 2 x max) capped by
@@ -256,7 +286,7 @@ def default_specs(
         if base < 0.5 * doc_tokens:
             raise ReflongError(f"--doc-tokens {doc_tokens} is too small for {MODES[mode]} key sentences")
         if base not in chunk_cache:
-            chunk_cache[base] = budget_chunks(haystack_dir, tokenizer.count, base, seed)
+            chunk_cache[base] = budget_chunks(haystack_dir, tokenizer.count, base, seed, essays)
         chunks = chunk_cache[base]
         n = n_candidates or min(len(chunks), max(RELEASE_N_DOCS, 2 * max_documents))
         if n > len(chunks) or n < max_documents:

@@ -282,3 +282,20 @@ def test_hugging_face_tokenizer_file_counts_whole_prompts(tmp_path, data_dir: Pa
         assert all(abs(tok.count(d["text"]) - 250) <= 12 for d in row["documents"])
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["settings"]["tokenizer"] == "hf:tokenizer.json"
+
+
+def test_unreadable_essay_is_skipped_with_a_message(tmp_path, data_dir: Path):
+    hay = tmp_path / "essays"
+    hay.mkdir()
+    for essay in sorted((data_dir / "pg_essays").glob("*.txt")):
+        (hay / essay.name).symlink_to(essay)
+    (hay / "broken.txt").write_bytes(b"caf\xe9 au lait \xff\xfe")
+    out = tmp_path / "out"
+    args = ["a", "--haystack", str(hay), "--out", str(out), "--modes", "single", "--levels", "hard"]
+    res = CliRunner().invoke(main, [*args, "--lengths", "8K", "--tasks", "5"])
+    assert res.exit_code == 0 and "skipped: broken.txt is not UTF-8 text" in res.output
+    assert "single_stars_hard_8K" in res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (
+        "haystack/broken.txt" not in [i["path"] for i in manifest["inputs"]] and len(manifest["inputs"]) == 49
+    )

@@ -203,7 +203,9 @@ def a_command(
     start = time.perf_counter()
     if preset:
         specs = synthetic_a.preset_specs(Path(haystack), mode_list, level_list, key_style)
+        files = synthetic_a.release_input_files(Path(haystack))
     else:
+        essays = synthetic_a.readable_essays(Path(haystack), warn=lambda msg: click.echo(msg, err=True))
         specs = synthetic_a.default_specs(
             Path(haystack),
             mode_list,
@@ -214,8 +216,9 @@ def a_command(
             length_list[-1].n_documents,
             key_style,
             n_candidates,
+            essays,
         )
-    files = synthetic_a.essay_files(Path(haystack))
+        files = [path for path, _ in essays]
     settings = {
         "subset": "A",
         "preset": preset,

@@ -268,6 +268,7 @@ def render_card(
     prompt_files: Mapping[str, str],
     with_data: bool = True,
     columns: Sequence[str] = DEFAULT_COLUMNS,
+    answers_dir: str = ANSWERS_DIR,
 ) -> str:
     """A Hugging Face dataset card: YAML ``configs`` (one per configuration, split ``test``) and
     statistics tables. ``prompt_files`` maps config -> its Ref-Long prompt file (relative);
@@ -287,10 +288,15 @@ def render_card(
         "",
         "## Files",
         "",
-        f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns {', '.join(columns)}).",
+        *(
+            [f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns {', '.join(columns)})."]
+            if with_data
+            else []
+        ),
         "- Ref-Long JSON, drop-in for Ref-Long's evaluation: prompts in "
         + ", ".join(sorted({f"`{Path(p).parent.as_posix()}/`" for p in prompt_files.values()}))
-        + ' (`{"i": [key, prompt]}`), answers in `<config>_answers.json` (`{"i": [key, [indexes]]}`).',
+        + f' (`{{"i": [key, prompt]}}`), answers in `{answers_dir}/<config>_answers.json` '
+        '(`{"i": [key, [indexes]]}`).',
         f"- `{MANIFEST_NAME}`: tool version, settings, input and output sha256.",
         "",
         "## Statistics",

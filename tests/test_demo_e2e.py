@@ -59,9 +59,9 @@ def test_every_answer_matches_the_generators_truth(demo_out):
 
 def test_hard_tasks_have_four_or_five_positives_and_confusers(demo_out):
     out, _ = demo_out
-    answers = json.loads((out / "paper/answers/hard_75K_answers.json").read_text())
+    answers = json.loads((out / "paper/hard_75K_answers.json").read_text())
     assert len(answers) == 100 and {len(v[1]) for v in answers.values()} <= {4, 5}
-    easy = json.loads((out / "paper/answers/easy_30K_answers.json").read_text())
+    easy = json.loads((out / "paper/easy_30K_answers.json").read_text())
     assert {len(v[1]) for v in easy.values()} <= {2, 3, 4, 5}
     report = json.loads((out / "paper/build_report.json").read_text())
     assert report["keys_used"]["hard"] and report["dropped_tasks"] == []

@@ -93,7 +93,7 @@ def paper(**opts) -> None:
 
     \b
     Every stage resumes: a rerun (or a run after a crash) does only what is missing.
-    Outputs in --out: before|ori/{difficulty}_{length}.json and answers/..._answers.json
+    Outputs in --out: {difficulty}_{length}.json and {difficulty}_{length}_answers.json
     (Ref-Long format), data/*.parquet with README.md (a `datasets` dataset with card),
     manifest.json (versions, sha256s, settings) and build_report.json (what was left out, why).
     """

@@ -73,6 +73,13 @@ def _hyphenator() -> pyphen.Pyphen:
     return pyphen.Pyphen(lang="en_US")
 
 
+@lru_cache(maxsize=65536)
+def _hyphen_splits(word: str) -> tuple[tuple[str, str], ...]:
+    """(head, tail) pairs at the word's hyphenation points, longest head first (vocabulary is
+    small, so caching makes hyphenation nearly free)."""
+    return tuple((h, t) for h, t in _hyphenator().iterate(word) if len(h) >= 3 and len(t) >= 3)
+
+
 _WORD = re.compile(r"^([A-Za-z]{6,})([^A-Za-z]*)$")
 
 
@@ -81,8 +88,8 @@ def _split(word: str, room: float, width: _Measure) -> tuple[str, str] | None:
     hyphen already in the word. Words with digits (ids, DOIs, years) are never split here."""
     m = _WORD.match(word)
     if m:
-        for head, tail in _hyphenator().iterate(m.group(1)):
-            if len(head) >= 3 and len(tail) >= 3 and width(head + "-") <= room:
+        for head, tail in _hyphen_splits(m.group(1)):
+            if width(head + "-") <= room:
                 return head + "-", tail + m.group(2)
         return None
     if "-" in word[1:-1] and not any(c.isdigit() for c in word):

@@ -13,11 +13,9 @@ only on the plan, so output bytes do not depend on the number of workers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,7 +23,7 @@ from pathlib import Path
 from reflong import __version__
 from reflong.demo.document import compose
 from reflong.demo.references import Entry, bibliography
-from reflong.demo.render import render_pdf
+from reflong.demo.render import save_pdf
 from reflong.demo.world import Paper, SynthConfig, Version, World, plan_world
 from reflong.errors import ReflongError
 from reflong.progress import ProgressFactory, null_progress
@@ -57,26 +55,27 @@ def entries_for(world: World, paper: Paper, version: Version) -> list[Entry]:
     return bibliography(works, paper.style, f"reflong-demo:{world.config.seed}:{paper.arxiv_id}:bib")
 
 
-def _render_job(args: tuple[World, str, int]) -> tuple[str, bytes]:
-    world, arxiv_id, vi = args
+def _render_job(world: World, arxiv_id: str, vi: int, out: Path) -> tuple[str, str]:
+    """Render one paper version into ``out``; return (relative path, sha256)."""
     paper = world.papers[arxiv_id]
     version = paper.versions[vi]
     doc = compose(paper, version, entries_for(world, paper, version), world.works, world.config.seed)
-    return pdf_name(arxiv_id, version.version), render_pdf(doc, paper.style)
+    rel = pdf_name(arxiv_id, version.version)
+    return rel, save_pdf(doc, paper.style, out / rel)
 
 
 # Workers get the plan once (pool initializer) and then only (id, version index) per job.
-_WORLD: World | None = None
+_WORKER: tuple[World, Path] | None = None
 
 
-def _init_worker(world: World) -> None:
-    global _WORLD
-    _WORLD = world
+def _init_worker(world: World, out: Path) -> None:
+    global _WORKER
+    _WORKER = (world, out)
 
 
-def _pool_job(job: tuple[str, int]) -> tuple[str, bytes]:
-    assert _WORLD is not None
-    return _render_job((_WORLD, *job))
+def _pool_job(job: tuple[str, int]) -> tuple[str, str]:
+    assert _WORKER is not None
+    return _render_job(_WORKER[0], *job, _WORKER[1])
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -90,20 +89,23 @@ def _jsonl(records: list[dict]) -> bytes:
 
 
 def render_all(
-    world: World, jobs: int, progress: ProgressFactory = null_progress
-) -> Iterator[tuple[str, bytes]]:
-    """Yield (relative path, PDF bytes) for every paper version, in a stable order."""
+    world: World, out: Path, jobs: int, progress: ProgressFactory = null_progress
+) -> dict[str, str]:
+    """Write every paper version's PDF under ``out``; return {relative path: sha256}."""
     todo = [(k, i) for k, p in world.papers.items() for i in range(len(p.versions))]
+    sha: dict[str, str] = {}
     with progress(total=len(todo), desc="render PDFs", unit="pdf") as bar:
         if jobs <= 1 or len(todo) < 40:
             for k, i in todo:
-                yield _render_job((world, k, i))
+                rel, digest = _render_job(world, k, i, out)
+                sha[rel] = digest
                 bar.update()
-            return
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(world,)) as pool:
-            for item in pool.map(_pool_job, todo, chunksize=8):
-                yield item
-                bar.update()
+        else:
+            with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(world, out)) as pool:
+                for rel, digest in pool.map(_pool_job, todo, chunksize=8):
+                    sha[rel] = digest
+                    bar.update()
+    return dict(sorted(sha.items()))
 
 
 def catalog_records(world: World) -> tuple[list[dict], list[dict]]:
@@ -202,8 +204,6 @@ def _prepare_out(out: Path, cfg: SynthConfig) -> None:
             f"{out} is not empty and holds no {GENERATOR_FILE}: give an empty or new --out folder"
         )
     (out / "pdf").mkdir(exist_ok=True)
-    for f in (out / "pdf").glob("*.pdf"):
-        f.unlink()
 
 
 def generate(
@@ -218,10 +218,10 @@ def generate(
         raise ReflongError(str(exc)) from None
     _prepare_out(out, cfg)
     jobs = jobs if jobs is not None else min(4, os.cpu_count() or 1)
-    sha: dict[str, str] = {}
-    for rel, data in render_all(world, jobs, progress):
-        _atomic_write(out / rel, data)
-        sha[rel] = hashlib.sha256(data).hexdigest()
+    sha = render_all(world, out, jobs, progress)
+    for f in (out / "pdf").glob("*.pdf"):  # what an earlier, different run left behind
+        if f"pdf/{f.name}" not in sha:
+            f.unlink()
     papers, seeds = catalog_records(world)
     truth = truth_records(world, sha)
     roles: dict[str, int] = {}

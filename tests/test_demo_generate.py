@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from reflong.cli import main
 from reflong.demo.generate import generate
 from reflong.demo.render import BOTTOM, PAGE_W
-from reflong.demo.world import SynthConfig, norm_title
+from reflong.demo.world import SynthConfig, norm_title, plan_world
 from reflong.ingest.tokenizer import get_tokenizer
 
 CFG = SynthConfig(papers=120, seed=0, since="2024-03")
@@ -86,7 +86,7 @@ def test_catalog_files_and_fields(any_cat: Path) -> None:
             "versions",
         ):
             assert p[field], (p["arxiv_id"], field)
-        assert re.fullmatch(r"\d{4}\.\d{5}", p["arxiv_id"])
+        assert re.fullmatch(r"\d{4}\.\d{4,5}", p["arxiv_id"])
         assert p["arxiv_id"][:4] == p["first_published"][2:4] + p["first_published"][5:7]
         assert p["categories"][0] == p["primary_category"]
         vs = p["versions"]
@@ -261,3 +261,15 @@ def test_cli_writes_catalog_and_refuses_foreign_folder(tmp_path: Path) -> None:
     assert (foreign / "notes.txt").read_text() == "keep me"
     res = runner.invoke(main, ["synth-arxiv", "--out", str(tmp_path / "x"), "--since", "2024-13"])
     assert res.exit_code == 2 and "YYYY-MM" in res.output
+
+
+def test_ids_follow_arxiv_scheme_across_2015() -> None:
+    """YYMM.NNNN before 2015, YYMM.NNNNN since; every id (catalog or cited older work) is unique."""
+    world = plan_world(SynthConfig(papers=60, seed=2, since="2015-02"))
+    ids = [w.arxiv_id for w in world.works.values() if w.arxiv_id]
+    assert len(ids) == len(set(ids))
+    for work in world.works.values():
+        if work.arxiv_id:
+            digits = 4 if work.first_date.year < 2015 else 5
+            assert re.fullmatch(rf"{work.first_date:%y%m}\.\d{{{digits}}}", work.arxiv_id), work.arxiv_id
+    assert {len(i) for i in world.papers} == {9, 10}  # the window spans the switch

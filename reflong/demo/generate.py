@@ -161,7 +161,7 @@ def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
                     cites.append({"seed": e.key, "reference": ref, "form": e.form})
                 fam = world.family_of(e.key)
                 for other in fam.members if fam else []:
-                    if other != e.key and other in seeds and other not in cited:
+                    if other not in (e.key, key) and other in seeds and other not in cited:
                         near.append({"seed": other, "reference": ref, "why_not": WHY[fam.kind]})
             out.append(
                 {

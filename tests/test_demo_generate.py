@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from reflong.cli import main
 from reflong.demo.generate import generate
 from reflong.demo.render import BOTTOM, PAGE_W
+from reflong.demo.truth import cited_seeds, citers, read_truth
 from reflong.demo.world import SynthConfig, norm_title, plan_world
 from reflong.ingest.tokenizer import get_tokenizer
 
@@ -273,3 +274,19 @@ def test_ids_follow_arxiv_scheme_across_2015() -> None:
             digits = 4 if work.first_date.year < 2015 else 5
             assert re.fullmatch(rf"{work.first_date:%y%m}\.\d{{{digits}}}", work.arxiv_id), work.arxiv_id
     assert {len(i) for i in world.papers} == {9, 10}  # the window spans the switch
+
+
+def test_truth_readers(cat: Path) -> None:
+    truth = read_truth(cat)
+    assert len(truth) == json.loads((cat / "generator.json").read_text())["counts"]["pdfs"]
+    cited = cited_seeds(cat)
+    pos = citers(cat)
+    seeds = {s["arxiv_id"] for s in _read(cat / "seeds.jsonl")}
+    assert set(pos) <= seeds and sum(len(v) for v in pos.values()) >= len(pos) * 2
+    for seed, papers in pos.items():
+        for p in papers:
+            latest = max((v for (q, v) in truth if q == p), key=lambda v: int(v[1:]))
+            assert seed in cited[(p, latest)] and truth[(p, latest)]["role"] == "citing"
+    # distractors' date-safe versions cite nothing; their late revisions are not positives
+    assert not any(cited[k] for k, r in truth.items() if r["role"] == "distractor" and k[1] == "v1")
+    assert citers(cat, role="distractor")  # late revisions do cite seeds

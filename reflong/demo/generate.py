@@ -1,11 +1,11 @@
 """Write a synthetic arXiv catalog (PDFs + papers.jsonl + seeds.jsonl + truth.jsonl) to a folder.
 
-The catalog follows the local catalog format (/work/catalog-format.md), with the extension fields
-``first_published``, ``categories``, ``doi`` and ``versions``, so ``ingest --source DIR`` and the
-local arXiv-protocol server read it like any other. ``truth.jsonl`` is the known answer: for each
-paper version, the seeds its bibliography cites (with the entry text and its evidence form) and
-the near misses (entries for a confusable work that is *not* the seed). ``generator.json`` records
-the settings, the date windows and the near-miss families.
+The catalog follows the local catalog format shared with ``ingest --source`` and the local
+arXiv-protocol server, with the extension fields ``first_published``, ``categories``, ``doi`` and
+``versions``, so both read it like any other. ``truth.jsonl`` is the known answer: for each paper
+version, the seeds its bibliography cites (with the entry text and its evidence form) and the near
+misses (entries for a confusable work that is *not* the seed). ``generator.json`` records the
+settings, the date windows and the near-miss families.
 
 Rendering is the slow part, so PDFs are rendered in a process pool (``jobs``); each job depends
 only on the plan, so output bytes do not depend on the number of workers.
@@ -30,8 +30,8 @@ from reflong.progress import ProgressFactory, null_progress
 
 GENERATOR_FILE = "generator.json"
 WHY = {
-    "sequel": "a sequel with the same name plus a number is a different work",
-    "hyphen": "the hyphenated successor name is a different work",
+    "sequel": "same name, one with a sequel number (X vs X 2): a different work",
+    "hyphen": "same name, one with a hyphenated successor number (X vs X-2): a different work",
     "prefix": "same title prefix, different ending: a different work",
     "predecessor": "the older work with the same name is the predecessor, not the seed",
 }
@@ -195,7 +195,7 @@ def generator_record(world: World, counts: dict) -> dict:
     }
 
 
-def _prepare_out(out: Path, cfg: SynthConfig) -> None:
+def _prepare_out(out: Path) -> None:
     """Refuse to write into a folder that is not ours; clear what a previous run left."""
     out.mkdir(parents=True, exist_ok=True)
     marker = out / GENERATOR_FILE
@@ -216,7 +216,7 @@ def generate(
         world = plan_world(cfg)
     except ValueError as exc:
         raise ReflongError(str(exc)) from None
-    _prepare_out(out, cfg)
+    _prepare_out(out)
     jobs = jobs if jobs is not None else min(4, os.cpu_count() or 1)
     sha = render_all(world, out, jobs, progress)
     for f in (out / "pdf").glob("*.pdf"):  # what an earlier, different run left behind

@@ -184,6 +184,7 @@ def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
 def generator_record(world: World, counts: dict) -> dict:
     return {
         "generator": "reflong-build synth-arxiv",
+        "complete": True,
         "tool_version": __version__,
         "config": asdict(world.config),
         "windows": world.windows,
@@ -195,8 +196,13 @@ def generator_record(world: World, counts: dict) -> dict:
     }
 
 
-def _prepare_out(out: Path) -> None:
-    """Refuse to write into a folder that is not ours; clear what a previous run left."""
+def _prepare_out(out: Path, cfg: SynthConfig) -> None:
+    """Refuse to write into a folder that is not ours, and mark it ours before writing anything.
+
+    generator.json is written first with ``"complete": false`` (and rewritten whole at the end), so
+    an interrupted run leaves a folder that a rerun recognises and finishes, and readers can tell a
+    partial catalog from a whole one. Leftover temporary files of a killed run are removed.
+    """
     out.mkdir(parents=True, exist_ok=True)
     marker = out / GENERATOR_FILE
     if any(out.iterdir()) and not marker.exists():
@@ -204,6 +210,10 @@ def _prepare_out(out: Path) -> None:
             f"{out} is not empty and holds no {GENERATOR_FILE}: give an empty or new --out folder"
         )
     (out / "pdf").mkdir(exist_ok=True)
+    for tmp in [*out.glob(".*.tmp"), *(out / "pdf").glob(".*.tmp")]:
+        tmp.unlink()
+    provisional = {"generator": "reflong-build synth-arxiv", "complete": False, "config": asdict(cfg)}
+    _atomic_write(marker, (json.dumps(provisional, indent=2) + "\n").encode())
 
 
 def generate(
@@ -216,7 +226,7 @@ def generate(
         world = plan_world(cfg)
     except ValueError as exc:
         raise ReflongError(str(exc)) from None
-    _prepare_out(out)
+    _prepare_out(out, cfg)
     jobs = jobs if jobs is not None else min(4, os.cpu_count() or 1)
     sha = render_all(world, out, jobs, progress)
     for f in (out / "pdf").glob("*.pdf"):  # what an earlier, different run left behind

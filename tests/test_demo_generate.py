@@ -236,8 +236,8 @@ def test_pages_are_two_column_papers_of_ref_long_size(cat: Path) -> None:
         for heading in ("Abstract", "1 Introduction", "2 Related Work", "5 Conclusion", "References"):
             assert f"\n{heading}\n" in text
         counts.append(tok.count(text))
-    assert min(counts) >= 1800 and max(counts) < 5000
-    assert 2600 <= sum(counts) / len(counts) <= 4000
+    assert min(counts) >= 2000 and max(counts) < 5000  # Ref-Long papers are < 5,000 tokens
+    assert 3200 <= sum(counts) / len(counts) <= 4000  # M=8 documents make ~28-30K tokens
 
 
 def test_cli_writes_catalog_and_refuses_foreign_folder(tmp_path: Path) -> None:

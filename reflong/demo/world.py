@@ -313,7 +313,7 @@ def plan_world(cfg: SynthConfig) -> World:
             role,
             [primary, *cross],
             "numbered" if prng.random() < 0.6 else "author-year",
-            prng.randint(2300, 4300),
+            prng.randint(2900, 4600),
             abstract,
         )
         if gi >= 0:

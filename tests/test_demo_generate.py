@@ -112,6 +112,11 @@ def test_catalog_files_and_fields(any_cat: Path) -> None:
         assert s["title"] == by_id[s["arxiv_id"]]["title"]
         assert by_id[s["arxiv_id"]]["authors"][0].endswith(s["first_author"])
     assert len({norm_title(p["title"]) for p in papers}) == len(papers)
+    # one-line strings, single spaces: titles, names, abstracts, reference entries
+    strings = [p["title"] for p in papers] + [a for p in papers for a in p["authors"]]
+    strings += [p["abstract"] for p in papers] + [s["title"] for s in seeds]
+    strings += [c["reference"] for t in _read(any_cat / "truth.jsonl") for c in t["cites"] + t["near_misses"]]
+    assert all(s == " ".join(s.split()) for s in strings)
     assert any(p.get("doi") for p in papers) and any(len(p["versions"]) > 1 for p in papers)
 
 

@@ -13,7 +13,7 @@ import random
 
 def _words(block: str, sep: str | None = None) -> tuple[str, ...]:
     """A word list written as a text block (whitespace- or ``sep``-separated)."""
-    return tuple(w.strip() for w in block.split(sep) if w.strip())
+    return tuple(" ".join(w.split()) for w in block.split(sep) if w.strip())
 
 
 FIRST_NAMES = _words(

@@ -49,5 +49,10 @@ def _register() -> None:
         for command in module.COMMANDS:
             main.add_command(command)
 
+    from reflong.cli import demo_cmd
+
+    for command in demo_cmd.COMMANDS:
+        main.add_command(command)
+
 
 _register()

@@ -44,7 +44,7 @@ class PdfError(ReflongError):
         self.reason = reason
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     x0: float
     y0: float
@@ -70,10 +70,15 @@ class Block:
     y1: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.x0 = min(ln.x0 for ln in self.lines)
-        self.y0 = min(ln.y0 for ln in self.lines)
-        self.x1 = max(ln.x1 for ln in self.lines)
-        self.y1 = max(ln.y1 for ln in self.lines)
+        lines = self.lines
+        if len(lines) == 1:
+            ln = lines[0]
+            self.x0, self.y0, self.x1, self.y1 = ln.x0, ln.y0, ln.x1, ln.y1
+            return
+        self.x0 = min([ln.x0 for ln in lines])
+        self.y0 = min([ln.y0 for ln in lines])
+        self.x1 = max([ln.x1 for ln in lines])
+        self.y1 = max([ln.y1 for ln in lines])
 
     @property
     def text(self) -> str:
@@ -119,8 +124,11 @@ def open_pdf(path: str | Path) -> pymupdf.Document:
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad\u034f"), None)
 # LaTeX sets accents as separate spacing glyphs ("Lo¨ıc"): turn them into combining marks.
-_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327"}
-_SPACING_ACCENT_RE = re.compile(r"([¨´`ˆ˜¸])\s?([A-Za-zıȷ])")
+_SPACING_ACCENTS = {
+    "¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327", "ˇ": "\u030c",
+    "˘": "\u0306", "˚": "\u030a", "˝": "\u030b", "˙": "\u0307",
+}  # fmt: skip
+_SPACING_ACCENT_RE = re.compile(r"([¨´ˆ˜¸ˇ˘˚˝˙])\s?([A-Za-zıȷ])")
 
 
 def _fix_accent(m: re.Match) -> str:
@@ -140,29 +148,34 @@ def normalize_text(text: str) -> str:
 
 
 def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
-    """Blocks of visual lines from ``get_text("words")``; vertical text dropped."""
+    """Blocks of visual lines from ``get_text("words")``; vertical text dropped.
+
+    This loop runs once per word of the corpus, so it is kept lean: a line's box is its first
+    word's left/top/bottom and its last word's right edge (MuPDF gives words in line order).
+    """
     words = page.get_text("words", flags=_WORD_FLAGS)
     blocks: list[Block] = []
-    cur_block = cur_line = None
+    cur_block = cur_line = -1
     lines: list[Line] = []
     pieces: list[str] = []
-    box = [0.0, 0.0, 0.0, 0.0]
+    lx0 = ly0 = lx1 = ly1 = 0.0
     for x0, y0, x1, y1, word, bno, lno, _wno in words:
-        if len(word) > 2 and (y1 - y0) > 2.5 * (x1 - x0):
+        if (y1 - y0) > 2.5 * (x1 - x0) and len(word) > 2:
             continue  # rotated text: the arXiv stamp, rotated table headers
-        if (bno, lno) != (cur_block, cur_line):
+        if lno != cur_line or bno != cur_block:
             if pieces:
-                lines.append(Line(box[0], box[1], box[2], box[3], " ".join(pieces)))
+                lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
             if bno != cur_block and lines:
                 blocks.append(Block(page_no, _merge_visual_lines(lines)))
                 lines = []
-            cur_block, cur_line, pieces = bno, lno, []
-            box = [x0, y0, x1, y1]
+            cur_block, cur_line = bno, lno
+            lx0, ly0, ly1 = x0, y0, y1
+            pieces = [word]
         else:
-            box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
-        pieces.append(word)
+            pieces.append(word)
+        lx1 = x1
     if pieces:
-        lines.append(Line(box[0], box[1], box[2], box[3], " ".join(pieces)))
+        lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
     if lines:
         blocks.append(Block(page_no, _merge_visual_lines(lines)))
     return blocks
@@ -215,6 +228,8 @@ def _order_page(blocks: list[Block], width: float) -> list[Block]:
 
 # --- page furniture -------------------------------------------------------------------------
 
+# arXiv appends pages for figures it could not embed: 'This figure "x.png" is available in ...'.
+_ARXIV_FIGURE_NOTE = re.compile(r'^This figure ".*" is available in |^http://arxiv\.org/ps/\S+$')
 _ARXIV_STAMP = re.compile(r"^arXiv:\s?[\w./-]+v\d+\s+\[[\w.-]+\]\s+\d{1,2}\s+\w{3}\s+\d{4}$")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlc]{1,6})\s*[-–—]?(?:\s+of\s+\d+)?$", re.I)
 _DIGITS = re.compile(r"\d+")
@@ -241,7 +256,7 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
         for b in blocks:
             text = " ".join(b.text.split())
             in_zone = b.y1 < zone * h or b.y0 > (1 - zone) * h
-            if _ARXIV_STAMP.match(text):
+            if _ARXIV_STAMP.match(text) or _ARXIV_FIGURE_NOTE.match(text):
                 continue
             if in_zone and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
                 continue
@@ -267,12 +282,13 @@ class Dehyphenator:
     """
 
     def __init__(self, text: str):
-        self.vocab = Counter(w.lower() for w in _WORD_RE.findall(text))
+        self.vocab = Counter(_WORD_RE.findall(text.lower()))
 
     def seam(self, left: str, right: str) -> str:
         """How two lines meet: " " (a space), "" (a real hyphen, kept) or "-" (hyphen dropped)."""
         if not left.endswith("-"):
-            return " "
+            # A URL broken after its scheme or a slash continues without a space.
+            return "" if left.endswith(("://", "https:", "http:", "/")) else " "
         m = _HYPHEN_END.search(left[-80:])
         r = _LOWER_START.match(right) if m else None
         if not (m and r):
@@ -338,9 +354,6 @@ def extract_blocks(doc: pymupdf.Document) -> list[Block]:
     out: list[Block] = []
     for blocks, w in zip(pages, widths, strict=False):
         out.extend(_order_page(blocks, w))
-    for b in out:
-        for ln in b.lines:
-            ln.text = normalize_text(ln.text)
     return out
 
 

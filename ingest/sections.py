@@ -16,6 +16,7 @@ References are rendered one entry per line: entry starts are found from labels (
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 
@@ -169,12 +170,12 @@ def entry_starts(blocks: list[Block]) -> list[tuple[Line, bool]]:
     # several entries, so they only help where a column starts).
     pitches = sorted(
         ln.y0 - prev.y0
-        for (pb, prev), (b, ln) in zip(lines, lines[1:])
+        for (pb, prev), (b, ln) in itertools.pairwise(lines)
         if pb.page == b.page and side(pb, prev) == side(b, ln) and ln.y0 > prev.y0
     )
     pitch = pitches[len(pitches) // 2] if pitches else 0.0
     out = [(lines[0][1], True)]
-    for (pb, prev), (b, ln) in zip(lines, lines[1:]):
+    for (pb, prev), (b, ln) in itertools.pairwise(lines):
         if pb.page == b.page and side(pb, prev) == side(b, ln) and ln.y0 > prev.y0:
             out.append((ln, ln.y0 - prev.y0 > 1.15 * pitch))
         else:

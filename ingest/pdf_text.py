@@ -366,8 +366,13 @@ def parse_pdf(path: str | Path) -> ParsedText:
         n_pages = doc.page_count
         try:
             blocks = extract_blocks(doc)
-        except Exception as exc:  # MuPDF errors mid-document: damaged content streams
-            raise PdfError("corrupt", f"cannot read {Path(path).name}: {exc}") from None
+        except MemoryError:
+            raise PdfError("memory-limit", f"{Path(path).name}: memory cap reached while reading") from None
+        except Exception as exc:  # MuPDF errors mid-document: damaged content streams, failed mallocs
+            reason = (
+                "memory-limit" if re.search(r"[mc]alloc|realloc|out of memory", str(exc), re.I) else "corrupt"
+            )
+            raise PdfError(reason, f"cannot read {Path(path).name}: {exc}") from None
     finally:
         doc.close()
     n_chars = sum(len(ln.text) for b in blocks for ln in b.lines)

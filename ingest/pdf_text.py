@@ -17,6 +17,7 @@ are re-joined unless the hyphen is a real one (decided from the document's own v
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -151,20 +152,28 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
     """Blocks of visual lines from ``get_text("words")``; vertical text dropped.
 
     This loop runs once per word of the corpus, so it is kept lean: a line's box is its first
-    word's left/top/bottom and its last word's right edge (MuPDF gives words in line order).
+    word's left/top/bottom and its last word's right edge (MuPDF gives words in line order). A
+    line whose first and last words stack up rather than sit side by side is rotated text (the
+    arXiv stamp, rotated table headers) and is dropped, as is any single upright-looking word
+    that is much taller than wide.
     """
     words = page.get_text("words", flags=_WORD_FLAGS)
     blocks: list[Block] = []
     cur_block = cur_line = -1
     lines: list[Line] = []
     pieces: list[str] = []
-    lx0 = ly0 = lx1 = ly1 = 0.0
+    lx0 = ly0 = lx1 = ly1 = ey0 = ey1 = 0.0
+
+    def flush() -> None:
+        height = max(ly1, ey1) - min(ly0, ey0)
+        if pieces and not (height > 2 * (lx1 - lx0) and height > 20):
+            lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
+
     for x0, y0, x1, y1, word, bno, lno, _wno in words:
         if (y1 - y0) > 2.5 * (x1 - x0) and len(word) > 2:
-            continue  # rotated text: the arXiv stamp, rotated table headers
+            continue
         if lno != cur_line or bno != cur_block:
-            if pieces:
-                lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
+            flush()
             if bno != cur_block and lines:
                 blocks.append(Block(page_no, _merge_visual_lines(lines)))
                 lines = []
@@ -173,9 +182,8 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
             pieces = [word]
         else:
             pieces.append(word)
-        lx1 = x1
-    if pieces:
-        lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
+        lx1, ey0, ey1 = x1, y0, y1
+    flush()
     if lines:
         blocks.append(Block(page_no, _merge_visual_lines(lines)))
     return blocks
@@ -283,6 +291,12 @@ class Dehyphenator:
 
     def __init__(self, text: str):
         self.vocab = Counter(_WORD_RE.findall(text.lower()))
+        # Count each hyphenated pair inside longer compounds too ("multi-head-attention").
+        for word, n in list(self.vocab.items()):
+            parts = word.split("-")
+            if len(parts) > 2:
+                for a, b in itertools.pairwise(parts):
+                    self.vocab[f"{a}-{b}"] += n
 
     def seam(self, left: str, right: str) -> str:
         """How two lines meet: " " (a space), "" (a real hyphen, kept) or "-" (hyphen dropped)."""
@@ -290,12 +304,23 @@ class Dehyphenator:
             # A URL broken after its scheme or a slash continues without a space.
             return "" if left.endswith(("://", "https:", "http:", "/")) else " "
         m = _HYPHEN_END.search(left[-80:])
-        r = _LOWER_START.match(right) if m else None
-        if not (m and r):
+        if not m or not right:
             return " "
+        r = _LOWER_START.match(right)
+        if r is None:
+            # "Sentence-" + "BERT", "GPT-" + "3": a compound, kept whole unless the document
+            # spells it joined elsewhere ("SciB-" + "ERT" -> "SciBERT").
+            if not right[0].isalnum():
+                return " "
+            head = m.group(1).split("-")[-1]
+            tail = re.match(r"\w+", right)
+            joined = (head + tail.group(0)).lower() if tail else ""
+            return "-" if joined and self.vocab[joined] > 0 else ""
         head, tail = m.group(1), r.group(1)
         last = head.split("-")[-1]
-        if "-" in head or self.vocab[f"{last}-{tail}".lower()] > self.vocab[(last + tail).lower()]:
+        if "-" in head or right[len(tail) : len(tail) + 1] == "-":
+            return ""  # part of a longer compound: "state-of-the-" + "art", "English-" + "to-German"
+        if self.vocab[f"{last}-{tail}".lower()] > self.vocab[(last + tail).lower()]:
             return ""
         return "-"
 

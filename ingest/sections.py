@@ -50,6 +50,7 @@ _APPENDIX_WORDS = re.compile(
     r"broader impact|ethics statement|limitations)\b",
     re.I,
 )
+_TITLE_LIKE = re.compile(r"^[A-Z][A-Za-z][A-Za-z\-–:'’ ()&/]{0,70}[A-Za-z)]$")
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table)\s*\d+[.:]")
 _LETTER_HEADING = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][\w\-–:,'’ ()&/]{2,80}$")
 
@@ -113,10 +114,13 @@ def find_appendix_start(blocks: list[Block], flat: list[tuple[int, int, Line]], 
         text = ln.text.strip()
         if li != 0 or ((len(text) > 90 or _YEAR.search(text)) and not _CAPTION.match(text)):
             continue
-        if not (_APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text)):
+        strong = _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text)
+        # An unnumbered heading ("Attention Visualizations") needs clearer evidence after it.
+        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 8
+        if not (strong or weak):
             continue
         after = texts[i + 1 : i + 31]
-        if len(after) < 3 or _ref_score(after) < 0.35:
+        if len(after) < 3 or _ref_score(after) < (0.35 if strong else 0.2):
             return i
     return None
 
@@ -137,13 +141,36 @@ def _merge_baselines(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _labelled(texts: list[str]) -> list[bool]:
+    """Which lines open with an entry label. "[12]" and "[Vas+17]" always count; "12." and "(12)"
+    only as the next number in sequence, since "2020. Title..." also opens continuation lines."""
+    out = []
+    last = 0
+    for t in texts:
+        m = _LABEL.match(t)
+        if not m:
+            out.append(False)
+            continue
+        num = m.group(2) or m.group(3)
+        if num is None:
+            if m.group(1):
+                last = int(m.group(1))
+            out.append(True)
+        elif int(num) == last + 1:
+            last = int(num)
+            out.append(True)
+        else:
+            out.append(False)
+    return out
+
+
 def entry_starts(blocks: list[Block]) -> list[tuple[Line, bool]]:
     """Reference lines in order, each marked True where a new entry starts."""
     lines: list[tuple[Block, Line]] = [(b, ln) for b in blocks for ln in b.lines]
     if not lines:
         return []
     texts = [ln.text for _, ln in lines]
-    labelled = [bool(_LABEL.match(t)) for t in texts]
+    labelled = _labelled(texts)
     n_labels = sum(labelled)
     if (labelled[0] and n_labels >= 2) or n_labels >= max(3, len(texts) // 8):
         return [(ln, lab) for (_, ln), lab in zip(lines, labelled, strict=False)]

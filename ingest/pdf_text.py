@@ -247,6 +247,17 @@ def _furniture_key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.lower().split()))
 
 
+_NUMBER = re.compile(r"^[-+−–(]?\d[\d.,]*(?<![.,])[%)]?$")  # "2017." ends a reference: not a tick
+
+
+def _is_plot_debris(text: str) -> bool:
+    """A few words, mostly bare numbers: axis ticks and the like from vector figures, no prose."""
+    words = text.split()
+    if not words or len(words) > 12:
+        return False
+    return sum(1 for w in words if _NUMBER.match(w)) >= 0.6 * len(words)
+
+
 def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list[float]) -> None:
     """Remove running headers/footers, page numbers, line numbers and the arXiv stamp in place."""
     n_pages = len(pages)
@@ -270,6 +281,8 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
                 continue
             if (b.x1 < 0.12 * w or b.x0 > 0.88 * w) and all(ln.text.isdigit() for ln in b.lines):
                 continue  # margin line numbers
+            if _is_plot_debris(text):
+                continue
             keep.append(b)
         pages[i] = keep
 

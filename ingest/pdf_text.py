@@ -158,6 +158,7 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
     that is much taller than wide.
     """
     words = page.get_text("words", flags=_WORD_FLAGS)
+    mid = page.rect.width / 2
     blocks: list[Block] = []
     cur_block = cur_line = -1
     lines: list[Line] = []
@@ -175,7 +176,7 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
         if lno != cur_line or bno != cur_block:
             flush()
             if bno != cur_block and lines:
-                blocks.append(Block(page_no, _merge_visual_lines(lines)))
+                blocks.extend(_make_blocks(page_no, lines, mid))
                 lines = []
             cur_block, cur_line = bno, lno
             lx0, ly0, ly1 = x0, y0, y1
@@ -185,18 +186,32 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
         lx1, ey0, ey1 = x1, y0, y1
     flush()
     if lines:
-        blocks.append(Block(page_no, _merge_visual_lines(lines)))
+        blocks.extend(_make_blocks(page_no, lines, mid))
     return blocks
 
 
-def _merge_visual_lines(lines: list[Line]) -> list[Line]:
-    """Join MuPDF lines that sit on the same baseline (justified text is split at wide gaps)."""
+def _make_blocks(page_no: int, lines: list[Line], mid: float) -> list[Block]:
+    """One block, or two when MuPDF interleaved the lines of both columns in one block (PDFs that
+    draw text row by row across the page rather than column by column)."""
+    lines = _merge_visual_lines(lines, mid)
+    left = [ln for ln in lines if ln.x1 <= mid + 3]
+    if left and len(left) < len(lines):
+        right = [ln for ln in lines if ln.x0 >= mid - 3]
+        if len(left) + len(right) == len(lines):
+            return [Block(page_no, left), Block(page_no, right)]
+    return [Block(page_no, lines)]
+
+
+def _merge_visual_lines(lines: list[Line], page_mid: float) -> list[Line]:
+    """Join MuPDF lines that sit on the same baseline (justified text is split at wide gaps),
+    but never across the column gutter."""
     out: list[Line] = []
     for ln in lines:
         if out:
             prev = out[-1]
             mid = (ln.y0 + ln.y1) / 2
-            if prev.y0 <= mid <= prev.y1 and ln.x0 >= prev.x1 - 1:
+            gutter = prev.x1 < page_mid < ln.x0 and ln.x0 - prev.x1 > prev.y1 - prev.y0
+            if prev.y0 <= mid <= prev.y1 and ln.x0 >= prev.x1 - 1 and not gutter:
                 out[-1] = Line(
                     prev.x0, min(prev.y0, ln.y0), ln.x1, max(prev.y1, ln.y1), f"{prev.text} {ln.text}"
                 )

@@ -276,12 +276,16 @@ def _is_plot_debris(text: str) -> bool:
 def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list[float]) -> None:
     """Remove running headers/footers, page numbers, line numbers and the arXiv stamp in place."""
     n_pages = len(pages)
-    zone = 0.1
+    zone = 0.12  # headers sit in the top or bottom 12% of the page, in blocks of one or two lines
+
+    def in_zone(b: Block, h: float) -> bool:
+        return len(b.lines) <= 2 and (b.y0 < zone * h or b.y1 > (1 - zone) * h)
+
     counts: Counter[str] = Counter()
     for blocks, h in zip(pages, heights, strict=False):
         seen = set()
         for b in blocks:
-            if b.y1 < zone * h or b.y0 > (1 - zone) * h:
+            if in_zone(b, h):
                 seen.add(_furniture_key(b.text))
         counts.update(seen)
     repeat = 3 if n_pages > 4 else 2
@@ -289,10 +293,9 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
         keep = []
         for b in blocks:
             text = " ".join(b.text.split())
-            in_zone = b.y1 < zone * h or b.y0 > (1 - zone) * h
             if _ARXIV_STAMP.match(text) or _ARXIV_FIGURE_NOTE.match(text):
                 continue
-            if in_zone and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
+            if in_zone(b, h) and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
                 continue
             if (b.x1 < 0.12 * w or b.x0 > 0.88 * w) and all(ln.text.isdigit() for ln in b.lines):
                 continue  # margin line numbers

@@ -42,17 +42,23 @@ def main() -> None:
     """
 
 
-def _register() -> None:
-    from reflong.cli import ingest_cmd, stats_cmd, synthetic_cmd  # synthetic_cmd: reflong-build a / f
+# One command group per module, in the order `--help` lists them.
+COMMAND_MODULES = (
+    "ingest_cmd",
+    "parse_cmd",
+    "synthetic_cmd",  # reflong-build a / f
+    "demo_cmd",
+    "stats_cmd",
+)
 
-    for module in (ingest_cmd, stats_cmd, synthetic_cmd):
+
+def _register() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"reflong.cli.{name}")
         for command in module.COMMANDS:
             main.add_command(command)
-
-    from reflong.cli import demo_cmd
-
-    for command in demo_cmd.COMMANDS:
-        main.add_command(command)
 
 
 _register()

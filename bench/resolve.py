@@ -83,8 +83,13 @@ def corpus_material(corpus: Path) -> tuple[list[str], list[str], list[str]]:
     year_after_authors = re.compile(r"\.\s(?:19|20)\d\d[a-z]?\.\s")
     for line in (corpus / "papers.jsonl").read_text().splitlines():
         meta = json.loads(line)
-        with pymupdf.open(corpus / meta["file"]) as doc:
-            text = "\n".join(page.get_text() for page in doc)
+        pages: list[str] = []
+        with pymupdf.open(corpus / meta["file"]) as doc:  # from the back to the references heading
+            for page in reversed(doc):
+                pages.insert(0, page.get_text())
+                if heading.search(pages[0]) or len(pages) >= 12:
+                    break
+        text = "\n".join(pages)
         found = list(heading.finditer(text))
         if not found:
             continue

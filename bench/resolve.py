@@ -324,6 +324,7 @@ def main() -> None:
     print(f"agreement on accepted edges, cdist sample: {agree / max(1, union):.4%} ({agree}/{union})")
     big = rng.sample(range(len(refs)), min(args.agree_sample, len(refs)))
     agree = union = 0
+    differ: list[str] = []
     for i in big:
         ref = _Ref.of(parse_entry(refs[i][0]))
         cands = {j: "title" for j in range(len(index.seeds)) if index.plausible(j, ref)}
@@ -332,10 +333,15 @@ def main() -> None:
         naive = decided(index, ref, cands)
         agree += len(naive & ours[i])
         union += len(naive | ours[i])
+        if naive != ours[i]:
+            differ.append(
+                f"  differs: unblocked {sorted(naive)} vs ours {sorted(ours[i])}: {refs[i][0][:160]!r}"
+            )
     print(
         f"agreement on accepted edges, all {len(seeds)} seeds scored without blocking, {len(big)} refs: "
         f"{agree / max(1, union):.4%} ({agree}/{union})"
     )
+    print("\n".join(differ[:10]))
 
     # --- accuracy against the known answers -------------------------------------------------------
     tp = sum(1 for (_, a), got in zip(refs, ours, strict=True) if a and a in got)

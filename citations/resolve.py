@@ -53,7 +53,7 @@ class Thresholds:
     review: float = 75.0
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
-    keys_per_seed: int = 4
+    keys_per_seed: int = 5
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -150,10 +150,11 @@ class SeedIndex:
         for i, toks in enumerate(tokens):
             ranked = sorted(toks, key=lambda t: (df[t], -len(t), t))
             # Common words make long posting lists (slow, and weak evidence): a seed uses them as
-            # keys only to reach three keys, so that one damaged key still leaves two.
+            # keys only to reach four keys, so that two damaged keys (a typo, a split
+            # hyphenation) still leave the two a candidate needs.
             keys = [t for t in ranked if df[t] <= cap][: self.thresholds.keys_per_seed]
-            if len(keys) < 3:
-                keys = ranked[:3]
+            if len(keys) < 4:
+                keys = ranked[:4]
             for t in keys:
                 self.postings[t].append(i)
             self.need.append(min(2, len(keys)))

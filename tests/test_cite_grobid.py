@@ -113,3 +113,16 @@ def test_garbage_tei_is_a_recorded_reason_not_a_crash():
     assert info.value.reason == "bad-tei"
     empty = b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back/></text></TEI>'
     assert parse_tei(empty) == ([], "unknown")
+
+
+def test_fulltext_service_goes_to_process_fulltext_document(tmp_path, corpus_dir, grobid):
+    engine = open_store(tmp_path / "s.db")
+    add_papers(engine, corpus_dir, ["2004.07180"])
+    run_parse(engine, ParseSettings(workers=1))
+    before = len(grobid.requests)
+    report = run_cite(engine, grobid_url=grobid.url, grobid_service="fulltext")
+    assert ("POST", "/api/processFulltextDocument") in grobid.requests[before:]
+    assert report.references == 57
+    # a second run with the same service is up to date; the built-in parser replaces it on request
+    assert run_cite(engine, grobid_url=grobid.url, grobid_service="fulltext").skipped == 1
+    assert run_cite(engine).by_parser == {"builtin-split-1": 1}

@@ -62,24 +62,27 @@ def _pending(session: Session) -> list[_Work]:
         .subquery()
     )
     rows = session.exec(
-        select(Paper, ParsedDoc)
+        select(
+            Paper.arxiv_id,
+            Paper.version,
+            Paper.pdf_sha256,
+            Paper.pdf_path,
+            ParsedDoc.id,
+            ParsedDoc.parser_version,
+            ParsedDoc.has_references,
+        )
         .join(latest, latest.c.pdf_sha256 == Paper.pdf_sha256)
         .join(ParsedDoc, ParsedDoc.id == latest.c.pid)
         .order_by(Paper.arxiv_id, Paper.version)
     ).all()
-    return [
-        _Work(
-            p.arxiv_id,
-            p.version,
-            p.pdf_sha256,
-            p.pdf_path,
-            d.id,
-            d.parser_version,
-            d.references_text,
-            d.has_references,
-        )
-        for p, d in rows
-    ]
+    # Texts are read one paper at a time, only for papers that need work (stores get large).
+    return [_Work(a, v, sha, path, pid, pv, "", bool(has)) for a, v, sha, path, pid, pv, has in rows]
+
+
+def _references_text(session: Session, parsed_doc_id: int | None) -> str:
+    if parsed_doc_id is None:
+        return ""
+    return session.exec(select(ParsedDoc.references_text).where(ParsedDoc.id == parsed_doc_id)).one() or ""
 
 
 def store_entries(
@@ -189,6 +192,7 @@ def run_cite(
                             continue
                         reason, message = None, ""
                 if parser == builtin_parser:
+                    w.references_text = _references_text(session, w.parsed_doc_id)
                     if not w.has_references and not w.references_text.strip():
                         entries, reason, message = (
                             [],

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-SPLITTER_VERSION = "split-1"
+SPLITTER_VERSION = "split-2"
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")

@@ -259,7 +259,7 @@ def main() -> None:
     seed_titles = seed_titles[: args.seeds]
     negatives = held_out + bigram_titles(real, 20_000, rng, avoid)
     seeds = [
-        SeedTitle(f"{9000 + i // 90000:04d}.{i % 90000 + 10000:05d}", t) for i, t in enumerate(seed_titles)
+        SeedTitle(f"{2101 + i // 90000}.{i % 90000 + 10000:05d}", t) for i, t in enumerate(seed_titles)
     ]
     refs: list[tuple[str, str | None]] = []
     for k in range(args.refs):

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from reflong.citations.entry_parse import ParsedEntry, parse_entry
 from reflong.citations.split import SPLITTER_VERSION, split_references
-from reflong.db.citations import Reference, ReferenceList
+from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.papers import Paper, clear_failure, record_failure, utcnow
 from reflong.db.text import ParsedDoc
 from reflong.errors import NetworkError
@@ -96,8 +96,16 @@ def store_entries(
     status: str = "ok",
     error: str | None = None,
 ) -> ReferenceList:
-    """Replace a paper's reference list (rows keyed by order, 1-based) and mark it unresolved."""
+    """Replace a paper's reference list (rows keyed by order, 1-based) and mark it unresolved.
+
+    Edges whose evidence is gone (no entry at that order any more, or a different string there)
+    are dropped now; edges on unchanged entries stay until resolution updates them in place."""
     session.exec(delete(Reference).where(Reference.arxiv_id == arxiv_id, Reference.version == version))
+    for edge in session.exec(
+        select(Citation).where(Citation.citing_arxiv_id == arxiv_id, Citation.citing_version == version)
+    ).all():
+        if edge.ref_order > len(entries) or entries[edge.ref_order - 1].raw != edge.reference:
+            session.delete(edge)
     for order, e in enumerate(entries, start=1):
         session.add(
             Reference(

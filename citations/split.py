@@ -74,7 +74,8 @@ def _numbered_chain(lines: list[str], pattern: re.Pattern) -> list[int]:
         if not m:
             continue
         n = int(m.group(1))
-        if expected <= n <= expected + 2 and (n == expected or chain):
+        # The sequence may start at 2 or 3 when the first entries were lost before the split.
+        if (chain and expected <= n <= expected + 2) or (not chain and 1 <= n <= 3):
             chain.append(i)
             expected = n + 1
     return chain

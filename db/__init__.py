@@ -4,6 +4,7 @@ Each table group lives in its own module; importing this package registers all o
 ``open_store`` creates every table. Stages import the table classes they need from here.
 """
 
+from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure
 from reflong.db.text import Chunk, ParsedDoc
@@ -11,10 +12,14 @@ from reflong.db.text import Chunk, ParsedDoc
 __all__ = [
     "DEFAULT_DB_PATH",
     "Chunk",
+    "Citation",
     "Failure",
     "Paper",
     "PaperRole",
     "ParsedDoc",
+    "Reference",
+    "ReferenceList",
+    "Seed",
     "open_store",
     "record_failure",
     "session_for",

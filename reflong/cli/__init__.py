@@ -48,6 +48,7 @@ COMMAND_MODULES = (
     "parse_cmd",
     "synthetic_cmd",  # reflong-build a / f
     "demo_cmd",
+    "cite_cmd",
     "stats_cmd",
 )
 

@@ -25,16 +25,17 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from itertools import accumulate, chain
 
 from rapidfuzz import fuzz
 
-from reflong.citations.entry_parse import ParsedEntry, find_years, parse_entry
+from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-RESOLVER_VERSION = "resolve-1"
+RESOLVER_VERSION = "resolve-2"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -52,7 +53,7 @@ class Thresholds:
     review: float = 75.0
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
-    keys_per_seed: int = 3
+    keys_per_seed: int = 5
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -90,6 +91,7 @@ class _Seed:
     year: int | None
     author_phrase: str
     author_last: str
+    tokens: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -102,15 +104,13 @@ class _Ref:
     plain: str
     starts: list[int]
     years: list[int]
+    wordset: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
         words, bounds = words_with_boundaries(entry.raw)
-        starts, pos = [], 0
-        for w in words:
-            starts.append(pos)
-            pos += len(w) + 1
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw))
+        starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
+        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -139,31 +139,53 @@ class SeedIndex:
             self.by_doi[f"10.48550/arxiv.{info.arxiv_id}".lower()] = len(self.seeds)
             if info.doi:
                 self.by_doi[info.doi.lower()] = len(self.seeds)
-            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last))
             toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
+            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last, frozenset(toks)))
             tokens.append(toks)
             for t in toks:
                 df[t] += 1
         self.postings: dict[str, list[int]] = defaultdict(list)
+        self.need: list[int] = []
+        cap = max(50, len(self.seeds) // 200)
         for i, toks in enumerate(tokens):
-            for t in sorted(toks, key=lambda t: (df[t], -len(t), t))[: self.thresholds.keys_per_seed]:
+            ranked = sorted(toks, key=lambda t: (df[t], -len(t), t))
+            # Common words make long posting lists (slow, and weak evidence): a seed uses them as
+            # keys only to reach four keys, so that two damaged keys (a typo, a split
+            # hyphenation) still leave the two a candidate needs.
+            keys = [t for t in ranked if df[t] <= cap][: self.thresholds.keys_per_seed]
+            if len(keys) < 4:
+                keys = ranked[:4]
+            for t in keys:
                 self.postings[t].append(i)
+            self.need.append(min(2, len(keys)))
+        self.tokens = [sd.tokens for sd in self.seeds]
+        self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
 
     def __len__(self) -> int:
         return len(self.seeds)
 
     # --- candidates -------------------------------------------------------------------------
     def candidates(self, ref: _Ref) -> dict[int, str]:
-        """Seed index -> the method that proposed it (id and DOI before title)."""
-        out: dict[int, str] = {}
-        for w in set(ref.words):
-            for i in self.postings.get(w, ()):
-                out[i] = "title"
+        """Seed index -> the method that proposed it (id and DOI before title).
+
+        A title candidate must share two of its key words with the reference (one if the seed
+        has a single key word): one typo'd or truncated key still leaves the others, while a
+        common word alone no longer drags in every seed that happens to contain it."""
+        postings, need, toks, least = self.postings, self.need, self.tokens, self.least
+        ws = ref.wordset
+        hits = Counter(chain.from_iterable(postings[w] for w in ws if w in postings))
+        # Key hits first, then the word-overlap pre-check (see ``plausible``), fused for speed.
+        out = {i: "title" for i, n in hits.items() if n >= need[i] and len(toks[i] & ws) >= least[i]}
         if ref.entry.doi and ref.entry.doi in self.by_doi:
             out[self.by_doi[ref.entry.doi]] = "doi"
         if ref.entry.arxiv_id and ref.entry.arxiv_id in self.by_id:
             out[self.by_id[ref.entry.arxiv_id]] = "arxiv_id"
         return out
+
+    def plausible(self, seed_i: int, ref: _Ref) -> bool:
+        """Cheap exact pre-check before the alignment: 60% of the seed's words must be there
+        (a typo, a split hyphenation or a truncation costs one or two words, not half)."""
+        return len(self.tokens[seed_i] & ref.wordset) >= self.least[seed_i]
 
     # --- evidence ---------------------------------------------------------------------------
     def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int]:
@@ -204,7 +226,8 @@ class SeedIndex:
         squashed = seed.author_phrase.replace(" ", "")
         if len(squashed) >= 4 and squashed in text.replace(" ", ""):
             return "match"
-        return "mismatch" if ref.entry.authors else "unknown"
+        # Names present (any word with letters) but not the seed's first author.
+        return "mismatch" if any(w.isalpha() and len(w) > 1 for w in region) else "unknown"
 
     # --- decision ---------------------------------------------------------------------------
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
@@ -215,32 +238,42 @@ class SeedIndex:
         notes: list[str] = []
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
+            if entry.title is None and not entry.authors:
+                entry = parse_entry(entry.raw)  # the title guess is needed only here
             guess_words = len(norm(entry.title or "").split())
-            if title_score < t.contradiction and guess_words >= 3 and author != "match":
-                return Match(
-                    seed.info.arxiv_id,
-                    method,
-                    title_score,
-                    "review",
-                    title_score,
-                    author,
-                    "id-conflict: the id names this seed but title and authors disagree",
-                )
             if title_score < t.contradiction and guess_words >= 3:
+                if author != "match":
+                    return Match(
+                        seed.info.arxiv_id,
+                        method,
+                        round(title_score, 2),
+                        "review",
+                        round(title_score, 2),
+                        author,
+                        "id-conflict: the id names this seed but title and first author disagree",
+                    )
+                # Same id, same first author, other title: arXiv titles change between versions
+                # (GELU's v1 was "Bridging nonlinearities and stochastic regularizers ...").
                 return Match(
                     seed.info.arxiv_id,
                     method,
-                    title_score,
-                    "review",
-                    title_score,
+                    100.0,
+                    "accept",
+                    round(title_score, 2),
                     author,
-                    "id-conflict: the id names this seed but the title disagrees",
+                    f"{method} match; title differs but first author matches (retitled version?)",
                 )
-            return Match(seed.info.arxiv_id, method, 100.0, "accept", title_score, author, f"{method} match")
+            return Match(
+                seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
+            )
         score = title_score
         if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
-            notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
-            score = min(score, t.accept - 0.01)
+            if title_score >= 98 and author == "match":
+                # Title and first author agree against the id: a copy-paste error in the id.
+                notes.append(f"reference carries another arXiv id ({entry.arxiv_id}); title and author agree")
+            else:
+                notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
+                score = min(score, t.accept - 0.01)
         if seed.year and ref.years and max(ref.years) < seed.year - 1:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)
@@ -263,7 +296,9 @@ class SeedIndex:
         """Every candidate seed of one reference that scored at least ``keep`` (or was named by id),
         best first. At most one ``accept`` per reference: a second one is demoted to review."""
         if isinstance(entry, str):
-            entry = parse_entry(entry)
+            # Ids are all the resolver needs up front; the full parse runs only on an id match.
+            arxiv_id, version = find_arxiv_id(entry)
+            entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
         out = []
         for seed_i, method in self.candidates(ref).items():

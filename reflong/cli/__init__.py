@@ -46,9 +46,9 @@ def main() -> None:
 COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
+    "cite_cmd",
     "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
-    "cite_cmd",
     "demo_cmd",
     "stats_cmd",
 )

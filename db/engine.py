@@ -38,10 +38,39 @@ def open_store(path: str | Path = DEFAULT_DB_PATH) -> Engine:
     event.listen(engine, "connect", _set_pragmas)
     try:
         SQLModel.metadata.create_all(engine)
+        _add_missing_columns(engine)
     except Exception as exc:  # sqlite3.DatabaseError for a file that is not a database
         reason = str(getattr(exc, "orig", exc)).splitlines()[0]
         raise ReflongError(f"cannot open the store {path}: {reason}; give another --db path") from None
     return engine
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a store made by an older version up to date with additive schema changes.
+
+    New columns are the only schema change this project makes between versions (tables are
+    created by ``create_all``); SQLite can add them in place, with the model's default, so a user's
+    store keeps its papers, parses and verdicts across upgrades. A non-additive change would need a
+    real migration tool (Alembic) and a store version; none has been needed so far.
+    """
+    with engine.begin() as conn:
+        for table in SQLModel.metadata.sorted_tables:
+            present = {row[1] for row in conn.exec_driver_sql(f'PRAGMA table_info("{table.name}")')}
+            for column in table.columns:
+                if column.name in present:
+                    continue
+                default = column.default.arg if column.default is not None and column.default.is_scalar else None
+                type_sql = column.type.compile(dialect=engine.dialect)
+                clause = f" DEFAULT {_sql_literal(default)}" if default is not None else ""
+                conn.exec_driver_sql(f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {type_sql}{clause}')
+
+
+def _sql_literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def session_for(engine: Engine) -> Session:

@@ -4,6 +4,7 @@ Each table group lives in its own module; importing this package registers all o
 ``open_store`` creates every table. Stages import the table classes they need from here.
 """
 
+from reflong.db.audits import Audit as Audit  # verdicts on edges (registers the table)
 from reflong.db.builds import Build, BuildTask
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure

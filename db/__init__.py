@@ -6,6 +6,7 @@ Each table group lives in its own module; importing this package registers all o
 
 from reflong.db.audits import Audit as Audit  # verdicts on edges (registers the table)
 from reflong.db.builds import Build, BuildTask
+from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure
 from reflong.db.text import Chunk, ParsedDoc
@@ -15,10 +16,14 @@ __all__ = [
     "Build",
     "BuildTask",
     "Chunk",
+    "Citation",
     "Failure",
     "Paper",
     "PaperRole",
     "ParsedDoc",
+    "Reference",
+    "ReferenceList",
+    "Seed",
     "open_store",
     "record_failure",
     "session_for",

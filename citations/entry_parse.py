@@ -1,0 +1,151 @@
+"""One raw reference string -> the fields the resolver can use.
+
+The built-in parser is deliberately shallow: it pulls out what can be found reliably with patterns
+(arXiv ids in old and new style with their version, DOIs, years) and makes a *guess* at the author
+block and the title. The resolver never trusts the title guess alone: it searches the seed title
+in the whole string and uses the guess only as a cross-check (e.g. an arXiv id whose title
+disagrees).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from reflong.citations.normalize import clean_unicode, fold
+
+# New-style ids (0704.0001 onwards: YYMM.NNNN, from 1501 YYMM.NNNNN), anchored on an arXiv marker,
+# because bare "1234.5678" also occurs as page ranges or volume numbers.
+_ARXIV_ANCHOR = re.compile(
+    r"(?i)(?:arxiv(?:\s*preprint)?\s*(?:e-prints)?\s*[:.]?\s*|abs/|arxiv\.org/(?:abs|pdf)/)"
+)
+_NEW_ID = re.compile(r"^(\d{4})\.(\d{4,5})(?:v(\d+))?")
+_OLD_ID = re.compile(
+    r"(?i)\b((?:astro-ph|cond-mat|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math-ph|nlin|nucl-ex|nucl-th|physics|"
+    r"quant-ph|math|cs|q-bio|q-fin|stat|eess|econ|chao-dyn|solv-int|patt-sol|adap-org|alg-geom|"
+    r"funct-an|dg-ga|q-alg|chem-ph|comp-gas|mtrl-th|supr-con|bayes-an|plasm-ph|ao-sci|atom-ph|acc-phys)"
+    r"(?:\.[A-Z]{2})?/\d{7})(?:v(\d+))?"
+)
+_DOI = re.compile(r"(?i)\b(10\.\d{4,9}/[^\s\"<>]+)")
+_ARXIV_DOI = re.compile(r"(?i)^10\.48550/arxiv\.(\d{4}\.\d{4,5})(?:v(\d+))?")
+_YEAR = re.compile(r"(?<![\d./])((?:19|20)\d\d)[a-z]?(?!\d|\.\d)")
+_NUMBER_PREFIX = re.compile(r"^\s*(?:\[\s*\d{1,4}\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)]\s)\s*")
+_INITIAL = re.compile(r"^(?:[A-Z]|[A-Z][a-z]?\.?-[A-Z]|Jr|Sr|St|Ph|Th|Ch|Mc|Dr|al|et al)$")
+
+
+@dataclass
+class ParsedEntry:
+    """What one bibliography entry says, as far as the parser could tell."""
+
+    raw: str
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    arxiv_id: str | None = None
+    arxiv_version: int | None = None
+    doi: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _squeeze_digits(text: str) -> str:
+    """Remove spaces a line break left inside an id ("2307. 09288", "230 2.13971")."""
+    return re.sub(r"(?<=[\d.])\s+(?=[\d.])", "", text)
+
+
+def find_arxiv_id(text: str) -> tuple[str | None, int | None]:
+    """First arXiv id in the string: new style ("2302.13971v2") or old style ("hep-th/9901001")."""
+    for match in _ARXIV_ANCHOR.finditer(text):
+        tail = _squeeze_digits(text[match.end() : match.end() + 24].lstrip())
+        found = _NEW_ID.match(tail)
+        if found:
+            version = int(found.group(3)) if found.group(3) else None
+            return f"{found.group(1)}.{found.group(2)}", version
+    old = _OLD_ID.search(text)
+    if old:
+        return old.group(1).lower().replace(" ", ""), int(old.group(2)) if old.group(2) else None
+    doi = find_doi(text)
+    if doi:
+        arx = _ARXIV_DOI.match(doi)
+        if arx:
+            return arx.group(1), int(arx.group(2)) if arx.group(2) else None
+    return None, None
+
+
+def find_doi(text: str) -> str | None:
+    match = _DOI.search(_squeeze_digits(text.replace("doi: ", "doi:")))
+    if not match:
+        return None
+    return match.group(1).rstrip(".,;)]}").lower()
+
+
+def find_years(text: str) -> list[int]:
+    return [int(y) for y in _YEAR.findall(text)]
+
+
+def _split_fields(text: str) -> list[str]:
+    """Split at ". " / "? " boundaries (a field ends there), keeping the delimiter on the left."""
+    parts = re.split(r"(?<=[.?!])\s+", text)
+    return [p for p in parts if p.strip()]
+
+
+def _is_author_piece(piece: str) -> bool:
+    """Does this ". "-delimited piece end inside an author list ("S. Ioffe and C." / "J.-P.")?"""
+    last = piece.rstrip(".").split()[-1] if piece.rstrip(".").split() else ""
+    if piece.rstrip().endswith("et al."):
+        return False  # "et al." closes an author list
+    return bool(_INITIAL.match(last))
+
+
+def _surnames(block: str) -> list[str]:
+    """Author surnames from an author block in "F. Last, F. Last, and F. Last" or "Last, F." forms."""
+    block = re.sub(r"\bet al\.?", "", block)
+    names = [n.strip() for n in re.split(r",\s*|\s+and\s+|\s*&\s*|;\s*", block) if n.strip()]
+    out: list[str] = []
+    for name in names:
+        tokens = [t for t in re.split(r"\s+", name) if t and not re.fullmatch(r"[A-Z]\.?(-[A-Z]\.?)?", t)]
+        tokens = [t for t in tokens if not re.fullmatch(r"\d{4}[a-z]?\.?", t)]
+        if tokens:
+            out.append(fold(tokens[-1].strip(".")))
+    return out[:60]
+
+
+def parse_entry(raw: str) -> ParsedEntry:
+    """Fields of one reference string (the string itself is kept verbatim as ``raw``)."""
+    text = clean_unicode(raw)
+    text = re.sub(r"\s+", " ", text).strip()
+    entry = ParsedEntry(raw=raw)
+    entry.arxiv_id, entry.arxiv_version = find_arxiv_id(text)
+    entry.doi = find_doi(text)
+    years = find_years(text)
+    body = _NUMBER_PREFIX.sub("", text)
+    pieces = _split_fields(body)
+    # Author block: pieces up to the first one that does not end in an initial.
+    i = 0
+    author_parts: list[str] = []
+    while i < len(pieces):
+        author_parts.append(pieces[i])
+        i += 1
+        if not _is_author_piece(pieces[i - 1]):
+            break
+    # Author-year styles put "2018a." right after the authors.
+    year_here = None
+    if i < len(pieces):
+        m = re.fullmatch(r"\(?((?:19|20)\d\d)[a-z]?\)?\.?", pieces[i].strip())
+        if m:
+            year_here = int(m.group(1))
+            i += 1
+    author_block = " ".join(author_parts)
+    m = re.search(r"\(?((?:19|20)\d\d)[a-z]?\)?\.?\s*$", author_block)
+    if m and year_here is None:
+        year_here = int(m.group(1))
+        author_block = author_block[: m.start()]
+    if len(pieces) > 1:
+        entry.authors = _surnames(author_block)
+    if i < len(pieces):
+        title = pieces[i].strip()
+        # A title that ends in "?" may continue ("... question answering? try arc, ...").
+        entry.title = title.rstrip(".").strip() or None
+    entry.year = year_here if year_here is not None else (years[-1] if years else None)
+    return entry

@@ -1,0 +1,83 @@
+"""Text normalisation shared by the entry parser, the resolver and the splitter.
+
+Reference strings come out of PDFs with line-break hyphens, ligatures, accents, zero-width
+characters, quotes and LaTeX leftovers. Seed titles come from arXiv metadata (sometimes with
+LaTeX). Both are mapped to the same comparison form so that fuzzy scores measure wording, not
+typography. Hyphens are deleted outright: a hyphen at a line break may or may not be a real one
+("Memory-\\nEfficient" vs "in-\\nterventions"), and deleting every hyphen on both sides makes the
+two cases compare equal without guessing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+_LATEX_CMD = re.compile(
+    r"\\(?:emph|textit|textbf|textsc|texttt|mathrm|mathcal|mathbf|text|url|em|it|bf|sc)\b"
+)
+_LATEX_ACCENT = re.compile(r"\\[`'^\"~=.uvHtcdbk]\s*\{?([A-Za-z])\}?")
+_LATEX_OTHER = re.compile(r"\\[A-Za-z]+")
+# PDF text often renders an accent as a separate spacing character before its letter ("H´enaff").
+_SPACING_ACCENT = re.compile("[\u00b4\u00a8\u02c6\u02dc\u02d8\u02c7`]\\s?(?=[A-Za-z])")
+_HYPHEN_BREAK = re.compile(r"(?<=\w)[-\u2010\u2011\u2012\u2013\u00ad]\s+(?=[a-z])")
+_DASHES = re.compile("[-\u2010\u2011\u2012\u2013\u2014\u2212]")
+_APOSTROPHES = re.compile("['\u2018\u2019\u02bc`\u00b4]")
+# Characters that end a bibliographic field: the title of a reference is delimited by them.
+BOUNDARY_CHARS = '.?!,;()[]{}"\u201c\u201d\u00ab\u00bb'
+_BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)")
+_NON_ALNUM = re.compile(r"[^0-9a-z\s]")
+_SPACES = re.compile(r"\s+")
+
+
+def clean_unicode(text: str) -> str:
+    """NFKC (ligatures, full-width forms), no zero-width characters, LaTeX accents resolved."""
+    text = ZERO_WIDTH.sub("", text)
+    text = _SPACING_ACCENT.sub("", text)
+    text = _LATEX_ACCENT.sub(r"\1", text)
+    return unicodedata.normalize("NFKC", text)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents ("Rozière" -> "roziere", "H´enaff" -> "henaff")."""
+    text = unicodedata.normalize("NFKD", clean_unicode(text))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
+    return text.lower()
+
+
+def _prepare(text: str) -> str:
+    text = fold(text)
+    text = _LATEX_CMD.sub(" ", text)
+    text = _LATEX_OTHER.sub(" ", text)
+    text = _HYPHEN_BREAK.sub("", text)
+    text = _DASHES.sub("", text)
+    return _APOSTROPHES.sub("", text)
+
+
+def norm(text: str) -> str:
+    """Comparison form: folded, no hyphens/apostrophes, every other non-alphanumeric a space."""
+    text = _NON_ALNUM.sub(" ", _prepare(text).replace("$", " "))
+    return _SPACES.sub(" ", text).strip()
+
+
+def words_with_boundaries(text: str) -> tuple[list[str], list[bool]]:
+    """Words of the comparison form, each flagged when a field boundary follows it.
+
+    A boundary is a sentence stop ("." before a space), "?", "!", ",", ";", brackets or quotes.
+    Colons are deliberately not boundaries: "CMMLU: Measuring massive multitask ..." must stay one
+    title so it does not pass for "Measuring Massive Multitask Language Understanding".
+    """
+    text = _BOUNDARY.sub(" \x00 ", _prepare(text))
+    words: list[str] = []
+    flags: list[bool] = []
+    for piece in text.split():
+        if piece == "\x00":
+            if flags:
+                flags[-1] = True
+            continue
+        for word in _NON_ALNUM.sub(" ", piece).split():
+            words.append(word)
+            flags.append(False)
+    return words, flags

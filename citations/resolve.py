@@ -1,0 +1,278 @@
+"""Reference strings -> seed papers, with evidence: exact arXiv id, then DOI, then fuzzy title.
+
+Why the title match is built this way
+-------------------------------------
+Searching a seed title anywhere in a reference (rapidfuzz ``partial_ratio``) finds "Layer
+Normalization" inside "On layer normalization in the transformer architecture" and "Measuring
+massive multitask language understanding" inside "CMMLU: Measuring massive multitask language
+understanding in Chinese". So the aligned window is widened to the bibliographic *field* that
+contains it (up to the nearest ". ", ",", "?", bracket or quote on both sides) and the seed title
+is compared with that whole field (``fuzz.ratio``). A title embedded in a longer title then
+scores low, while a real title - wherever the style puts it - scores high.
+
+Candidates come from blocking, never all pairs: each seed is indexed under its rarest title words
+(document frequency over the seed titles); a reference is scored only against the seeds one of
+its words points to, plus the seeds its arXiv id or DOI names.
+
+Year and first author are cross-checks. Real bibliographies contain wrong arXiv ids (copy-paste)
+and near-identical titles, so an id match whose title and authors disagree goes to ``review``,
+as does a title match that carries a different arXiv id, a year long before the seed existed, or
+a short generic title without the seed's first author.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+
+from rapidfuzz import fuzz
+
+from reflong.citations.entry_parse import ParsedEntry, find_years, parse_entry
+from reflong.citations.normalize import norm, words_with_boundaries
+
+RESOLVER_VERSION = "resolve-1"
+
+_STOPWORD_TEXT = (
+    "a an the of for and or in on to with from by at as via is are be its it this that we our using "
+    "toward towards into over under than can do does not no all you your what how when why which"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Band limits on the final score (0-100). Chosen from the precision/recall curve measured on
+    ../shared/corpus/labels/dev.jsonl (see ``reflong-build resolve --curve`` / README)."""
+
+    accept: float = 90.0
+    review: float = 75.0
+    keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
+    contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
+    keys_per_seed: int = 3
+
+    def fingerprint(self) -> str:
+        blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class SeedTitle:
+    arxiv_id: str
+    title: str
+    published: str | None = None  # first-version date, YYYY-MM-DD
+    first_author: str | None = None
+    doi: str | None = None
+
+
+@dataclass
+class Match:
+    """One (reference, seed) decision with the evidence behind it."""
+
+    seed_id: str
+    method: str  # arxiv_id | doi | title
+    score: float
+    band: str  # accept | review | reject
+    title_score: float
+    author: str  # match | mismatch | unknown
+    reason: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Seed:
+    info: SeedTitle
+    plain: str
+    n_words: int
+    year: int | None
+    author_phrase: str
+    author_last: str
+
+
+@dataclass
+class _Ref:
+    """A reference string prepared once for scoring against many candidates."""
+
+    entry: ParsedEntry
+    words: list[str]
+    bounds: list[bool]
+    plain: str
+    starts: list[int]
+    years: list[int]
+
+    @classmethod
+    def of(cls, entry: ParsedEntry) -> _Ref:
+        words, bounds = words_with_boundaries(entry.raw)
+        starts, pos = [], 0
+        for w in words:
+            starts.append(pos)
+            pos += len(w) + 1
+        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw))
+
+
+def _author_keys(name: str | None) -> tuple[str, str]:
+    if not name:
+        return "", ""
+    phrase = norm(name)
+    parts = phrase.split()
+    return phrase, (parts[-1] if parts and len(parts[-1]) >= 2 else "")
+
+
+class SeedIndex:
+    """Seeds prepared for resolution: normalised titles, an id/DOI map and a rare-word index."""
+
+    def __init__(self, seeds: Iterable[SeedTitle], thresholds: Thresholds | None = None) -> None:
+        self.thresholds = thresholds or Thresholds()
+        self.seeds: list[_Seed] = []
+        self.by_id: dict[str, int] = {}
+        self.by_doi: dict[str, int] = {}
+        df: dict[str, int] = defaultdict(int)
+        tokens: list[set[str]] = []
+        for info in seeds:
+            plain = norm(info.title)
+            year = int(info.published[:4]) if info.published and info.published[:4].isdigit() else None
+            phrase, last = _author_keys(info.first_author)
+            self.by_id[info.arxiv_id] = len(self.seeds)
+            self.by_doi[f"10.48550/arxiv.{info.arxiv_id}".lower()] = len(self.seeds)
+            if info.doi:
+                self.by_doi[info.doi.lower()] = len(self.seeds)
+            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last))
+            toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
+            tokens.append(toks)
+            for t in toks:
+                df[t] += 1
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, toks in enumerate(tokens):
+            for t in sorted(toks, key=lambda t: (df[t], -len(t), t))[: self.thresholds.keys_per_seed]:
+                self.postings[t].append(i)
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    # --- candidates -------------------------------------------------------------------------
+    def candidates(self, ref: _Ref) -> dict[int, str]:
+        """Seed index -> the method that proposed it (id and DOI before title)."""
+        out: dict[int, str] = {}
+        for w in set(ref.words):
+            for i in self.postings.get(w, ()):
+                out[i] = "title"
+        if ref.entry.doi and ref.entry.doi in self.by_doi:
+            out[self.by_doi[ref.entry.doi]] = "doi"
+        if ref.entry.arxiv_id and ref.entry.arxiv_id in self.by_id:
+            out[self.by_id[ref.entry.arxiv_id]] = "arxiv_id"
+        return out
+
+    # --- evidence ---------------------------------------------------------------------------
+    def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int]:
+        """Score of the seed title against the reference field that holds its best alignment,
+        and the index of the field's first word (-1 if nothing aligned)."""
+        if not ref.words or not seed.plain:
+            return 0.0, -1
+        al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
+        if al is None:
+            return 0.0, -1
+        lo, hi = al.dest_start, max(al.dest_end, al.dest_start + 1)
+        first = max(0, bisect.bisect_right(ref.starts, lo) - 1)
+        last = max(first, bisect.bisect_right(ref.starts, hi - 1) - 1)
+        # The window has the seed's length, so a shorter (truncated, typo'd) title drags in a
+        # sliver of the neighbouring word: drop edge words the window covers less than half of.
+        if first < last and (ref.starts[first] + len(ref.words[first]) - lo) * 2 < len(ref.words[first]):
+            first += 1
+        if last > first and (hi - ref.starts[last]) * 2 < len(ref.words[last]):
+            last -= 1
+        while first > 0 and not ref.bounds[first - 1]:
+            first -= 1
+        while last < len(ref.words) - 1 and not ref.bounds[last]:
+            last += 1
+        span = " ".join(ref.words[first : last + 1])
+        return fuzz.ratio(seed.plain, span), first
+
+    @staticmethod
+    def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
+        if not seed.author_phrase:
+            return "unknown"
+        region = ref.words[:title_start] if title_start > 0 else ref.words
+        if not region:
+            return "unknown"
+        text = " " + " ".join(region) + " "
+        if f" {seed.author_phrase} " in text or (seed.author_last and f" {seed.author_last} " in text):
+            return "match"
+        # Squashed compare for hyphenated or spaced names ("DeepSeek-AI", "van den Oord").
+        squashed = seed.author_phrase.replace(" ", "")
+        if len(squashed) >= 4 and squashed in text.replace(" ", ""):
+            return "match"
+        return "mismatch" if ref.entry.authors else "unknown"
+
+    # --- decision ---------------------------------------------------------------------------
+    def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
+        t = self.thresholds
+        seed = self.seeds[seed_i]
+        title_score, start = self.title_field_score(seed, ref)
+        author = self.author_evidence(seed, ref, start)
+        notes: list[str] = []
+        entry = ref.entry
+        if method in ("arxiv_id", "doi"):
+            guess_words = len(norm(entry.title or "").split())
+            if title_score < t.contradiction and guess_words >= 3 and author != "match":
+                return Match(
+                    seed.info.arxiv_id,
+                    method,
+                    title_score,
+                    "review",
+                    title_score,
+                    author,
+                    "id-conflict: the id names this seed but title and authors disagree",
+                )
+            if title_score < t.contradiction and guess_words >= 3:
+                return Match(
+                    seed.info.arxiv_id,
+                    method,
+                    title_score,
+                    "review",
+                    title_score,
+                    author,
+                    "id-conflict: the id names this seed but the title disagrees",
+                )
+            return Match(seed.info.arxiv_id, method, 100.0, "accept", title_score, author, f"{method} match")
+        score = title_score
+        if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
+            notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
+            score = min(score, t.accept - 0.01)
+        if seed.year and ref.years and max(ref.years) < seed.year - 1:
+            notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
+            score = min(score, t.accept - 0.01)
+        if author == "mismatch":
+            notes.append("first author not found")
+            if seed.n_words <= 3:
+                score = min(score, t.accept - 0.01)
+            else:
+                score -= 5.0
+        elif author == "unknown" and seed.n_words <= 2:
+            notes.append("short title without author evidence")
+            score = min(score, t.accept - 0.01)
+        band = "accept" if score >= t.accept else "review" if score >= t.review else "reject"
+        reason = "; ".join(notes) if notes else f"title field score {title_score:.1f}"
+        return Match(
+            seed.info.arxiv_id, "title", round(score, 2), band, round(title_score, 2), author, reason, notes
+        )
+
+    def resolve(self, entry: ParsedEntry | str) -> list[Match]:
+        """Every candidate seed of one reference that scored at least ``keep`` (or was named by id),
+        best first. At most one ``accept`` per reference: a second one is demoted to review."""
+        if isinstance(entry, str):
+            entry = parse_entry(entry)
+        ref = _Ref.of(entry)
+        out = []
+        for seed_i, method in self.candidates(ref).items():
+            m = self.score_pair(seed_i, method, ref)
+            if m.score >= self.thresholds.keep or method != "title":
+                out.append(m)
+        out.sort(key=lambda m: (m.band != "accept", -m.score, m.seed_id))
+        for m in out[1:]:
+            if m.band == "accept":
+                m.band = "review"
+                m.reason = f"also matches {out[0].seed_id} better; " + m.reason
+        return out

@@ -1,0 +1,143 @@
+"""A references section (plain text, one PDF line per line) -> one string per bibliography entry.
+
+Three styles cover nearly every bibliography:
+
+* bracket-numbered ``[1] ...`` (and ``(1)``), the most reliable: entries start at markers that
+  form an increasing sequence 1, 2, 3, ... (a few missing numbers tolerated). The sequence check
+  keeps "[12]" inside an entry or a page number from starting a new entry.
+* dot-numbered ``1. ...`` / bare ``1 ...`` at line starts, with the same sequence check.
+* author-year (ACL, ICLR, NeurIPS natbib, ICML), with no marker at all: a new entry starts on a
+  line that follows a line ending an entry (". " at the end, a URL, a page range) and that itself
+  begins like an author list ("Jacob Devlin, ...", "T. B. Brown, ...", "He, K., ...",
+  "DeepSeek-AI.", "OpenAI. 2023."), but not like the continuation of a venue ("In Proceedings",
+  "Advances in ...", "arXiv preprint").
+
+Lines are joined with line-break hyphens removed only where the next line starts in lower case
+("lan-\\nguage" -> "language"; "Memory-\\nEfficient" keeps its hyphen).
+"""
+
+from __future__ import annotations
+
+import re
+
+SPLITTER_VERSION = "split-1"
+MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
+
+_BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")
+_PAREN = re.compile(r"^\s*\((\d{1,4})\)\s+")
+_DOTNUM = re.compile(r"^\s*(\d{1,4})\.\s+(?=\S)")
+_BARENUM = re.compile(r"^\s*(\d{1,4})\s+(?=[A-Z\u00c0-\u024f])")
+
+_NAME = r"[A-Z\u00c0-\u024f][\w'\u2019\u00b4\u00a8`\-]*"
+_INIT = r"(?:[A-Z]\.(?:\s?-?[A-Z]\.)*)"
+_PARTICLE = r"(?:van|von|de|der|den|da|di|la|le|du|del|dos|ten|ter|al|el|bin)"
+# "Jacob Devlin," "Diederik P. Kingma and" "Alan Akbik, " "Le Hou." "Tri Dao." "A. Vaswani," "He, K.,"
+_AUTHOR_START = re.compile(
+    rf"^(?:{_INIT}\s?)+(?:{_PARTICLE}\s)*{_NAME}\s*(?:,|\.|\s+and\s|\s*&)"  # A. B. Last,
+    rf"|^{_NAME}(?:\s+(?:{_INIT}|{_NAME}|{_PARTICLE}))*?\s+(?:{_PARTICLE}\s)*{_NAME}\s*(?:,|\.\s|\.$|\s+and\s|\s*&|\s*\()"
+    rf"|^{_NAME},\s*(?:{_INIT}|{_NAME})"  # Last, F.  /  Last, First
+    rf"|^{_NAME}(?:[-\s]{_NAME})?\.\s+(?:(?:19|20)\d\d|[A-Z])"  # OpenAI. 2023. / DeepSeek-AI. Title
+)
+_NOT_START = re.compile(
+    r"^(?:In|Proc|Proceedings|Advances|Journal|Transactions|Conference|International|Annual|Workshop|"
+    r"Association|Computational|Neural|arXiv|ArXiv|CoRR|URL|https?:|doi|DOI|Technical|Springer|IEEE|"
+    r"ACM|Curran|MIT|Cambridge|Oxford|Morgan|PMLR|OpenReview|Online|Volume|Vol|pages|Pages|"
+    r"Available|Retrieved|Accessed|Publisher|Press|University|Findings|Empirical|Machine|Natural|"
+    r"European|North|American|Meeting|Symposium|The\s+\d|\d)\b"
+)
+_YEARISH = re.compile(r"(?:19|20)\d\d|\bn\.\s?d\.|\bforthcoming|\bin press")
+_ENDS_ENTRY = re.compile(r"(?:[.\u3002]|\)\.?|\d{4}[a-z]?|\d+\s*[-\u2013]\s*\d+|https?://\S+|\]|\u201d)\s*$")
+
+
+def _join(lines: list[str]) -> str:
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
+            out = out[:-1] + line
+        elif out:
+            out += " " + line
+        else:
+            out = line
+    return out
+
+
+def _numbered_chain(lines: list[str], pattern: re.Pattern) -> list[int]:
+    """Indexes of the lines whose markers form the sequence 1, 2, 3, ... (gaps of up to 2)."""
+    chain: list[int] = []
+    expected = 1
+    for i, line in enumerate(lines):
+        m = pattern.match(line)
+        if not m:
+            continue
+        n = int(m.group(1))
+        if expected <= n <= expected + 2 and (n == expected or chain):
+            chain.append(i)
+            expected = n + 1
+    return chain
+
+
+def _split_numbered(lines: list[str], chain: list[int], pattern: re.Pattern) -> list[str]:
+    entries = []
+    for k, start in enumerate(chain):
+        end = chain[k + 1] if k + 1 < len(chain) else len(lines)
+        first = pattern.sub("", lines[start], count=1)
+        entries.append(_join([first, *lines[start + 1 : end]]))
+    return entries
+
+
+def _looks_like_start(line: str) -> bool:
+    s = line.strip()
+    return bool(s) and not _NOT_START.match(s) and bool(_AUTHOR_START.match(s))
+
+
+def _split_author_year(lines: list[str]) -> list[str]:
+    entries: list[list[str]] = []
+    current: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        prev = current[-1].strip() if current else ""
+        starts = not current or (_ENDS_ENTRY.search(prev) is not None and _looks_like_start(line))
+        # An entry needs a title after its authors: a one-line "entry" that is only names is a wrap.
+        if starts and current and len(_join(current)) < 25:
+            starts = False
+        if starts and current:
+            entries.append(current)
+            current = []
+        current.append(line)
+    if current:
+        entries.append(current)
+    joined: list[str] = []
+    for entry in (_join(e) for e in entries):
+        # Every real entry carries a year; a short yearless piece is a wrapped venue line.
+        if joined and len(entry) < 150 and not _YEARISH.search(entry):
+            joined[-1] += " " + entry
+        else:
+            joined.append(entry)
+    return joined
+
+
+def split_references(text: str) -> tuple[list[str], str]:
+    """Entries of a references section and the style that was detected.
+
+    Returns ``([], "empty")`` for empty text. Entries longer than ``MAX_ENTRY_CHARS`` are cut so a
+    garbled section cannot produce one giant string that matches everything.
+    """
+    lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+    if not lines:
+        return [], "empty"
+    best: tuple[list[int], re.Pattern, str] | None = None
+    for pattern, style in ((_BRACKET, "bracket"), (_PAREN, "paren"), (_DOTNUM, "dot"), (_BARENUM, "bare")):
+        chain = _numbered_chain(lines, pattern)
+        if len(chain) >= 3 and (best is None or len(chain) > len(best[0])):
+            best = (chain, pattern, style)
+    author_year = _split_author_year(lines)
+    if best is not None and len(best[0]) >= 0.5 * len(author_year):
+        chain, pattern, style = best
+        entries = _split_numbered(lines, chain, pattern)
+    else:
+        entries, style = author_year, "author-year"
+    return [e[:MAX_ENTRY_CHARS] for e in entries if e.strip()], style

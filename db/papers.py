@@ -87,3 +87,37 @@ def clear_failure(session: Session, stage: str, subject: str) -> None:
     row = session.exec(select(Failure).where(Failure.stage == stage, Failure.subject == subject)).first()
     if row is not None:
         session.delete(row)
+
+
+def upsert_paper(session: Session, arxiv_id: str, version: int, **fields: object) -> Paper:
+    """Insert or update the row of ``arxiv_id`` at ``version`` (idempotent: reruns add no rows).
+
+    Only the given fields are written, so metadata refreshes never undo a finished download
+    (``status``, ``pdf_path`` and ``pdf_sha256`` change only when passed explicitly).
+    """
+    row = session.exec(select(Paper).where(Paper.arxiv_id == arxiv_id, Paper.version == version)).first()
+    if row is None:
+        row = Paper(arxiv_id=arxiv_id, version=version, title=str(fields.get("title", "")))
+    changed = row.id is None
+    for key, value in fields.items():
+        if getattr(row, key) != value:
+            setattr(row, key, value)
+            changed = True
+    if changed:
+        row.updated_at = utcnow()
+        session.add(row)
+    return row
+
+
+def set_role(session: Session, window: str, arxiv_id: str, role: str, version: int) -> PaperRole:
+    """Give ``arxiv_id`` its role (and text version) in ``window``; reruns update, never duplicate."""
+    row = session.exec(
+        select(PaperRole).where(PaperRole.window == window, PaperRole.arxiv_id == arxiv_id)
+    ).first()
+    if row is None:
+        row = PaperRole(window=window, arxiv_id=arxiv_id, role=role, version=version)
+        session.add(row)
+    elif (row.role, row.version) != (role, version):
+        row.role, row.version = role, version
+        session.add(row)
+    return row

@@ -43,9 +43,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from reflong.cli import audit_cmd, ingest_cmd, stats_cmd
+    from reflong.cli import audit_cmd, ingest_cmd, stats_cmd, synthetic_cmd  # audit: report, audit
 
-    for module in (ingest_cmd, stats_cmd, audit_cmd):
+    for module in (ingest_cmd, stats_cmd, synthetic_cmd, audit_cmd):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -1,0 +1,188 @@
+"""The pipeline shared by the synthetic subsets (A and F): candidates -> tasks -> files.
+
+A subset module only makes candidate documents (text plus the keys each holds) and says how a key
+is written in the JSON; this module samples tasks cumulatively across lengths, renders prompts,
+measures tokens, computes answers and writes every output, one configuration at a time so that
+memory stays bounded even at 128K.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reflong.assemble import outputs
+from reflong.assemble.prompts import Template, additive_tokenizer, prompt_tokens
+from reflong.assemble.sampling import answer_positions, cumulative_tasks
+from reflong.errors import ReflongError
+from reflong.progress import ProgressFactory, null_progress
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate document: its id, final text, and the keys it holds in draw order."""
+
+    doc_id: str
+    text: str
+    keys: tuple
+
+
+@dataclass(frozen=True)
+class Length:
+    """A nominal length label (``8K``) and the number of documents M a task of it holds."""
+
+    label: str
+    n_documents: int
+
+
+_LENGTH_RE = re.compile(r"^(\d+)([kK]?)$")
+
+
+def parse_lengths(spec: str | Sequence[str], doc_tokens: int = 1000) -> list[Length]:
+    """``"8K,16K,24K"`` -> lengths with M = tokens / doc_tokens (Ref-Long: 8K holds 8 documents)."""
+    items = spec.split(",") if isinstance(spec, str) else list(spec)
+    out = []
+    for item in (i.strip() for i in items):
+        m = _LENGTH_RE.match(item)
+        if not m:
+            raise ReflongError(f"bad length {item!r}: use values like 8K,16K,128K")
+        tokens = int(m.group(1)) * (1000 if m.group(2) else 1)
+        n = round(tokens / doc_tokens)
+        if n < 1:
+            raise ReflongError(f"length {item} holds no document of {doc_tokens} tokens")
+        out.append(Length(f"{tokens // 1000}K" if tokens % 1000 == 0 else str(tokens), n))
+    counts = [length.n_documents for length in out]
+    if counts != sorted(set(counts)):
+        raise ReflongError(f"lengths must grow and give different document counts: {spec}")
+    return out
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting (one family of files across lengths), ready to sample."""
+
+    subset: str
+    setting: str
+    candidates: Sequence[Candidate]
+    seed: int | str
+    key_label: Callable[[Hashable], int | str] = lambda key: key
+    context: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class BuildResult:
+    stats: list[outputs.ConfigStats]
+    files: list[Path]
+    manifest: Path
+
+
+def build_configs(
+    spec: SettingSpec,
+    lengths: Sequence[Length],
+    template: Template,
+    n_tasks: int,
+    reseed_each_length: bool,
+    tokenizer,
+    progress: ProgressFactory = null_progress,
+) -> Iterator[tuple[str, list[outputs.TaskRecord]]]:
+    """Yield ``(config, tasks)`` per length, shortest first."""
+    cands = spec.candidates
+    sizes = [length.n_documents for length in lengths]
+    if sizes[-1] > len(cands):
+        raise ReflongError(
+            f"{spec.setting}: {sizes[-1]} documents per task but only {len(cands)} candidates; "
+            "use shorter --lengths or a larger haystack"
+        )
+    sampled = cumulative_tasks(
+        lambda d: cands[d].keys, len(cands), sizes, n_tasks, spec.seed, reseed_each_length
+    )
+    doc_tokens: dict[int, int] = {}
+    additive = additive_tokenizer(tokenizer.name)
+    piece_cache: dict[str, int] = {}
+    for length in lengths:
+        config = f"{spec.setting}_{length.label}"
+        tasks = []
+        with progress(total=n_tasks, desc=config, unit="task") as bar:
+            for s in sampled:
+                docs = s.docs[length.n_documents]
+                key = spec.key_label(s.key)
+                texts = [cands[d].text for d in docs]
+                pieces = template.parts(key, texts, **spec.context)
+                prompt = "".join(pieces)
+                n_prompt = (
+                    prompt_tokens(pieces, tokenizer.count, piece_cache)
+                    if additive
+                    else tokenizer.count(prompt)
+                )
+                records = []
+                for pos, d in enumerate(docs):
+                    if d not in doc_tokens:
+                        doc_tokens[d] = tokenizer.count(cands[d].text)
+                    records.append(outputs.DocumentRecord(pos, cands[d].doc_id, doc_tokens[d], cands[d].text))
+                answer = answer_positions(docs, s.key, lambda d: cands[d].keys)
+                tasks.append(
+                    outputs.TaskRecord(
+                        config=config,
+                        task_id=s.task_id,
+                        subset=spec.subset,
+                        setting=spec.setting,
+                        length=length.label,
+                        key=key,
+                        documents=tuple(records),
+                        answer=tuple(answer),
+                        prompt=prompt,
+                        prompt_tokens=n_prompt,
+                        layout=template.name,
+                    )
+                )
+                bar.update()
+        yield config, tasks
+
+
+def run_build(
+    out_dir: Path,
+    command: str,
+    title: str,
+    description: str,
+    specs: Sequence[SettingSpec],
+    lengths: Sequence[Length],
+    template: Template,
+    n_tasks: int,
+    reseed_each_length: bool,
+    tokenizer,
+    settings: Mapping[str, object],
+    inputs: Sequence[dict],
+    progress: ProgressFactory = null_progress,
+    write_dataset: bool = True,
+) -> BuildResult:
+    """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
+
+    ``write_dataset=False`` skips the parquet files (tests of the JSON alone); the card and
+    manifest are always written."""
+    out_dir = Path(out_dir)
+    features = outputs.dataset_features()
+    files: list[Path] = []
+    stats: list[outputs.ConfigStats] = []
+    prompt_files: dict[str, str] = {}
+    for spec in specs:
+        for config, tasks in build_configs(
+            spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
+        ):
+            written = outputs.write_reflong_files(out_dir, config, tasks, template.name)
+            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
+            files += written
+            if write_dataset:
+                files.append(outputs.write_parquet(out_dir, config, tasks, features))
+            stats.append(outputs.config_stats(config, tasks))
+    card = out_dir / outputs.CARD_NAME
+    outputs.write_atomic(
+        card,
+        outputs.render_card(
+            title, description, stats, settings, tokenizer.name, prompt_files, write_dataset
+        ).encode("utf-8"),
+    )
+    files.append(card)
+    manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
+    return BuildResult(stats, files, manifest)

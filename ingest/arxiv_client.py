@@ -1,0 +1,160 @@
+"""The real ``arxiv`` 4.x client, made polite and robust for long unattended runs.
+
+``arxiv.Client`` pages through results well, but retries at once without backoff, sets no request
+timeout, silently returns nothing when the first page comes back empty (a known arXiv glitch), and
+lets connection errors escape as tracebacks. ``PoliteArxivClient`` keeps the library's paging,
+URL building and feed parsing, and replaces only its per-page fetch (``_parse_feed``) with one
+that has timeouts, exponential backoff (honouring ``Retry-After``), retries of empty pages (the
+first one too) and a one-line ``NetworkError`` when arXiv cannot be reached.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
+
+import arxiv
+import requests
+from arxiv import _feed
+
+from reflong.errors import NetworkError
+from reflong.ingest.netpolicy import (
+    DEFAULT_ARXIV_URL,
+    NetPolicy,
+    Politeness,
+    connection_reason,
+    make_session,
+    retry_after_seconds,
+)
+from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUS = {429, 500, 502, 503, 504}
+
+
+def unreachable_message(base_url: str, reason: str) -> str:
+    host = urlsplit(base_url).netloc or base_url
+    return (
+        f"cannot reach arXiv at {host} ({reason}); check the network connection or proxy, "
+        "or use --arxiv-url URL for a mirror or --source DIR for a local catalog"
+    )
+
+
+class PoliteArxivClient(arxiv.Client):
+    """``arxiv.Client`` pointed at ``base_url`` with politeness, timeouts and backoff."""
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_ARXIV_URL,
+        policy: NetPolicy | None = None,
+        politeness: Politeness | None = None,
+        session: requests.Session | None = None,
+        page_size: int = 100,
+    ) -> None:
+        policy = policy or NetPolicy()
+        super().__init__(page_size=page_size, delay_seconds=policy.delay, num_retries=policy.retries)
+        self.base_url = base_url.rstrip("/")
+        self.query_url_format = self.base_url + "/api/query?{}"
+        self.policy = policy
+        self.politeness = politeness or Politeness(policy.delay)
+        self._session = session or make_session()
+        self.on_page: Callable[[int], None] | None = None  # called with each page's entry count
+        self.requests_made = 0
+        self.retries_made = 0
+
+    # -- the one method of arxiv.Client that is replaced ------------------------------------
+    def _parse_feed(self, url: str, first_page: bool = True, _try_index: int = 0) -> _feed.ParsedFeed:
+        """Fetch and parse one page, retrying with backoff; raise NetworkError when it keeps failing."""
+        attempt = 0
+        connect_failures = 0
+        confirmed_empty = False
+        while True:
+            problem, retry_after = None, None
+            self.politeness.wait()
+            self.requests_made += 1
+            try:
+                resp = self._session.get(url, timeout=self.policy.timeouts)
+            except requests.Timeout:
+                problem = f"no answer within {self.policy.timeout:g} s"
+            except requests.ConnectionError as exc:
+                connect_failures += 1
+                if connect_failures > self.policy.connect_retries:
+                    raise NetworkError(unreachable_message(self.base_url, connection_reason(exc))) from None
+                problem = f"connection failed ({connection_reason(exc)})"
+            else:
+                if resp.status_code in RETRY_STATUS:
+                    problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
+                elif resp.status_code != 200:
+                    raise NetworkError(
+                        f"arXiv answered HTTP {resp.status_code} to {url}; check --arxiv-url and --categories"
+                    )
+                else:
+                    feed = _feed.parse(resp.content)
+                    if feed.malformed:
+                        problem = "malformed feed"
+                    elif feed.results or (first_page and feed.header.total_results == 0 and confirmed_empty):
+                        if self.on_page is not None:
+                            self.on_page(len(feed.results))
+                        return feed
+                    elif first_page and feed.header.total_results == 0:
+                        # Possibly really empty, possibly arXiv's empty-page glitch: ask once more.
+                        confirmed_empty = True
+                        problem = "empty first page (confirming)"
+                    else:
+                        problem = "empty page"
+            attempt += 1
+            if attempt > self.policy.retries:
+                raise NetworkError(
+                    f"arXiv kept failing ({problem}) after {attempt} tries for {url}; "
+                    "try again later or raise --delay"
+                )
+            wait = self.policy.backoff_for(attempt, retry_after)
+            log.info("arXiv page failed (%s); retry %d in %.1f s", problem, attempt, wait)
+            self.retries_made += 1
+            self.politeness.sleep(wait)
+
+    # -- conveniences used by the ingest ------------------------------------------------------
+    def search(self, query: str, max_results: int | None = None) -> Iterator[arxiv.Result]:
+        """Results of ``query`` oldest first (by submission date), at most ``max_results``."""
+        search = arxiv.Search(
+            query=query,
+            max_results=max_results,
+            sort_by=arxiv.SortCriterion.SubmittedDate,
+            sort_order=arxiv.SortOrder.Ascending,
+        )
+        return self.results(search)
+
+    def by_ids(self, ids: list[str]) -> Iterator[arxiv.Result]:
+        """Entries for ``ids`` (with ``vN`` for exactly that version), in the order given."""
+        if not ids:
+            return iter(())
+        return self.results(arxiv.Search(id_list=ids, max_results=len(ids)))
+
+    def pdf_url(self, arxiv_id: str, version: int) -> str:
+        """The PDF of exactly this version (explicit ``vN``; bare id only when the version is unknown)."""
+        return f"{self.base_url}/pdf/{arxiv_id}v{version}" if version else f"{self.base_url}/pdf/{arxiv_id}"
+
+
+_WITHDRAWN_MARKERS = ("withdrawn", "has been withdrawn")
+
+
+def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta:
+    """An ``arxiv.Result`` as ``PaperMeta`` (``published`` is v1's date, ``updated`` this version's)."""
+    arxiv_id, version = split_versioned_id(result.get_short_id())
+    comment = result.comment or None
+    return PaperMeta(
+        arxiv_id=arxiv_id,
+        version=version,
+        title=clean_title(result.title),
+        authors=[a.name for a in result.authors],
+        categories=list(result.categories),
+        primary_category=result.primary_category or None,
+        first_published=result.published.date().isoformat(),
+        version_date=result.updated.date().isoformat() if version else None,
+        doi=result.doi or None,
+        comment=comment,
+        withdrawn=bool(comment and any(m in comment.lower() for m in _WITHDRAWN_MARKERS)),
+        pdf_url=client.pdf_url(arxiv_id, version),
+    )

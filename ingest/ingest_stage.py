@@ -1,0 +1,230 @@
+"""The ingest stage: metadata -> roles by date -> version-pinned PDFs, into the store.
+
+One code path for both sources (arXiv API or a local catalog, see ``sources``):
+
+1. papers of each window (seed, pool, distractor) at their latest version; bad metadata
+   (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
+2. distractors move to the newest version dated before the seed window (``versions``);
+3. metadata rows and roles are upserted (idempotent), committed before any download starts;
+4. PDFs of pool papers and distractors go to the cache (``download``), one commit per PDF, so a
+   killed run loses at most the file in flight and a rerun fetches only what is missing.
+
+Without ``since`` (local catalogs only) every paper is stored at its latest version, without
+roles: roles belong to a build and are assigned when one is made.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from reflong.db.engine import session_for
+from reflong.db.papers import clear_failure, record_failure, set_role, upsert_paper
+from reflong.errors import NetworkError
+from reflong.ingest.download import cache_name
+from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.records import PaperMeta
+from reflong.ingest.sources import ArxivSource, LocalSource, Source
+from reflong.ingest.versions import pick_versions
+from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
+from reflong.progress import ProgressFactory, null_progress
+
+DEFAULT_CATEGORIES = ("cs.CL", "cs.LG", "cs.AI")
+
+
+@dataclass
+class IngestSettings:
+    since: str | None = None  # YYYY-MM; None: store every paper of a local catalog, no roles
+    seed_months: int = 1
+    pool_months: int = 6
+    distractor_months: int = 2
+    categories: tuple[str, ...] = DEFAULT_CATEGORIES  # empty: no category filter
+    max_papers: int | None = None  # per window
+    cache_dir: Path = Path("reflong-cache")
+    arxiv_url: str = DEFAULT_ARXIV_URL
+    source_dir: Path | None = None  # a local catalog instead of arXiv
+    net: NetPolicy = field(default_factory=NetPolicy)
+
+
+@dataclass
+class IngestSummary:
+    window: str | None = None
+    source: str = ""
+    roles: dict[str, int] = field(default_factory=lambda: {SEED: 0, POOL: 0, DISTRACTOR: 0})
+    papers: int = 0  # paper rows written or confirmed by this run
+    fetched: int = 0  # PDFs put into the cache now
+    cached: int = 0  # PDFs that were already there
+    failed: int = 0  # PDFs that could not be had
+    skipped: int = 0  # records skipped for bad metadata
+    reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
+
+    def line(self) -> str:
+        where = f"window {self.window}" if self.window else "no window (papers stored without roles)"
+        roles = ", ".join(f"{k} {v}" for k, v in self.roles.items()) if self.window else ""
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items()))
+        return (
+            f"ingest from {self.source}, {where}: {self.papers} papers"
+            + (f" ({roles})" if roles else "")
+            + f"; PDFs fetched {self.fetched}, cached {self.cached}, failed {self.failed}"
+            + f"; skipped for bad metadata {self.skipped}"
+            + (f" [{reasons}]" if reasons else "")
+        )
+
+
+def make_source(settings: IngestSettings) -> Source:
+    if settings.source_dir is not None:
+        return LocalSource(settings.source_dir)
+    return ArxivSource(settings.arxiv_url, settings.net)
+
+
+def _row_fields(meta: PaperMeta, kind: str) -> dict:
+    return {
+        "title": meta.title,
+        "authors_json": json.dumps(meta.authors, ensure_ascii=False),
+        "categories_json": json.dumps(meta.categories, ensure_ascii=False),
+        "primary_category": meta.primary_category,
+        "first_published": meta.first_published,
+        "version_date": meta.version_date,
+        "doi": meta.doi,
+        "pdf_url": meta.pdf_url,
+        "source": kind,
+    }
+
+
+def _select(
+    source: Source, settings: IngestSettings, summary: IngestSummary, session, progress: ProgressFactory
+) -> list[tuple[str | None, PaperMeta]]:
+    """The (role, paper version) pairs of this run, bad metadata recorded and left out."""
+
+    def skip(subject: str, reason: str, message: str) -> None:
+        record_failure(session, "ingest", subject, reason, message)
+        summary.skipped += 1
+        summary.reasons[reason] += 1
+
+    for problem in source.problems():
+        skip(problem.subject, problem.reason, problem.message)
+
+    if settings.since is None:
+        chosen: list[tuple[str | None, PaperMeta]] = []
+        for meta in source.all_papers():
+            if meta.withdrawn:
+                skip(meta.arxiv_id, "withdrawn", f"{meta.vid} is withdrawn: {meta.comment or ''}".strip())
+            else:
+                chosen.append((None, meta))
+        return chosen
+
+    build = BuildWindows(
+        parse_month(settings.since), settings.seed_months, settings.pool_months, settings.distractor_months
+    )
+    summary.window = build.label
+    categories = list(settings.categories)
+    for arxiv_id in source.undated(categories):
+        skip(arxiv_id, "missing-date", "no first-version date: cannot place it in a date window")
+
+    seen: dict[str, str] = {}
+    chosen, distractors = [], []
+    with progress(total=len(build.windows()), desc="metadata", unit="window") as bar:
+        for window in build.windows():
+            for meta in source.window(window, categories, settings.max_papers):
+                if meta.arxiv_id in seen:
+                    skip(
+                        meta.arxiv_id,
+                        "duplicate-id",
+                        f"in the {seen[meta.arxiv_id]} and the {window.role} window; kept the first",
+                    )
+                    continue
+                seen[meta.arxiv_id] = window.role
+                if meta.withdrawn:
+                    skip(meta.arxiv_id, "withdrawn", f"{meta.vid} is withdrawn: {meta.comment or ''}".strip())
+                elif not meta.title:
+                    skip(meta.arxiv_id, "missing-title", f"{meta.vid} has no title")
+                elif not window.contains(meta.first_published):
+                    skip(
+                        meta.arxiv_id,
+                        "missing-date" if not meta.first_published else "date-outside-window",
+                        f"first version dated {meta.first_published} is not in {window.role} window",
+                    )
+                elif window.role == DISTRACTOR:
+                    distractors.append(meta)
+                else:
+                    chosen.append((window.role, meta))
+            bar.update(1)
+            bar.set_postfix_str(f"{window.role}: {sum(1 for r in seen.values() if r == window.role)}")
+
+    versions = pick_versions(distractors, build.cutoff, source.lookup)
+    for meta in distractors:
+        pick = versions[meta.arxiv_id]
+        if pick is None:
+            skip(
+                meta.arxiv_id,
+                "no-version-before-seeds",
+                f"no version of {meta.arxiv_id} is known to predate {build.cutoff}; not date-safe",
+            )
+        else:
+            chosen.append((DISTRACTOR, pick))
+    return chosen
+
+
+def run_ingest(
+    engine: Engine, settings: IngestSettings, progress: ProgressFactory = null_progress
+) -> IngestSummary:
+    """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point."""
+    source = make_source(settings)
+    summary = IngestSummary(source=str(settings.source_dir or settings.arxiv_url))
+    cache_dir = Path(settings.cache_dir).resolve()
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with session_for(engine) as session:
+        chosen = _select(source, settings, summary, session, progress)
+        for role, meta in chosen:
+            upsert_paper(session, meta.arxiv_id, meta.version, **_row_fields(meta, source.kind))
+            clear_failure(session, "ingest", meta.arxiv_id)
+            if role is not None:
+                set_role(session, summary.window, meta.arxiv_id, role, meta.version)
+                summary.roles[role] += 1
+        summary.papers = len(chosen)
+        session.commit()
+
+        todo = [(role, m) for role, m in chosen if role in (POOL, DISTRACTOR) or (role is None and m.pdf_url)]
+        with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
+            for _role, meta in todo:
+                try:
+                    outcome = source.fetch(meta, cache_dir / cache_name(meta.arxiv_id, meta.version))
+                except NetworkError:
+                    session.commit()
+                    raise
+                if outcome.status in ("fetched", "cached"):
+                    upsert_paper(
+                        session,
+                        meta.arxiv_id,
+                        meta.version,
+                        status="downloaded",
+                        pdf_path=str(outcome.path),
+                        pdf_sha256=outcome.sha256,
+                        error=None,
+                    )
+                    clear_failure(session, "download", meta.vid)
+                    if outcome.status == "fetched":
+                        summary.fetched += 1
+                    else:
+                        summary.cached += 1
+                else:
+                    upsert_paper(
+                        session,
+                        meta.arxiv_id,
+                        meta.version,
+                        status="failed",
+                        error=f"{outcome.reason}: {outcome.message}",
+                    )
+                    record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
+                    summary.failed += 1
+                    summary.reasons[outcome.reason or "failed"] += 1
+                session.commit()
+                bar.update(1)
+                bar.set_postfix_str(
+                    f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}"
+                )
+    return summary

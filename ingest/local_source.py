@@ -1,0 +1,244 @@
+"""Reading a local catalog folder (``--source DIR``): the format of ../shared/corpus.
+
+A catalog is ``DIR/papers.jsonl`` (one record per paper, PDFs under DIR) plus an optional
+``DIR/seeds.jsonl`` (papers known by metadata alone; for ids already in papers.jsonl it only adds
+the first-version date). The same reader feeds ``reflong-build ingest --source DIR`` and the local
+arXiv-protocol server, so both paths see exactly the same papers.
+
+Every version of a paper the catalog knows about is kept (number, date, file): a distractor must be
+read at the newest version dated before the seed window, and the catalog may know an older version
+(from the ``versions`` field, or v1 from the first-version date) without having its PDF.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from reflong.errors import ReflongError
+from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CatalogVersion:
+    number: int  # 0: unknown
+    date: str | None  # YYYY-MM-DD of this version
+    file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
+
+
+@dataclass
+class CatalogPaper:
+    arxiv_id: str
+    title: str
+    authors: list[str]
+    categories: list[str]
+    primary_category: str | None
+    first_published: str | None
+    doi: str | None
+    comment: str | None
+    withdrawn: bool
+    latest: CatalogVersion
+    versions: dict[int, CatalogVersion] = field(default_factory=dict)  # every known one, latest too
+
+    def meta(self, version: CatalogVersion, pdf_url: str | None = None) -> PaperMeta:
+        """This paper at ``version``; a version-0 (unknown) record has no trustworthy date."""
+        return PaperMeta(
+            arxiv_id=self.arxiv_id,
+            version=version.number,
+            title=self.title,
+            authors=list(self.authors),
+            categories=list(self.categories),
+            primary_category=self.primary_category,
+            first_published=self.first_published,
+            version_date=version.date if version.number else None,
+            doi=self.doi,
+            comment=self.comment,
+            withdrawn=self.withdrawn,
+            pdf_url=pdf_url,
+        )
+
+    def matches_categories(self, wanted: list[str]) -> bool:
+        """True if any category matches (``cs.*`` is a prefix); no filter or no known category: True.
+
+        A record without categories (seeds.jsonl carries none) is kept rather than silently lost:
+        its categories are unknown, not different.
+        """
+        if not wanted or not self.categories:
+            return True
+        for want in wanted:
+            if want.endswith("*"):
+                if any(c.startswith(want[:-1]) for c in self.categories):
+                    return True
+            elif want in self.categories:
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class CatalogProblem:
+    """A record that cannot be used as is (recorded as a failure by the ingest, never fatal)."""
+
+    subject: str
+    reason: str  # missing-date | missing-title | duplicate-id | bad-record | withdrawn
+    message: str
+
+
+@dataclass
+class Catalog:
+    root: Path
+    papers: dict[str, CatalogPaper]
+    problems: list[CatalogProblem]
+
+    def in_window(self, start: date, end: date, categories: list[str]) -> list[CatalogPaper]:
+        """Papers whose first version falls in ``[start, end)``, oldest first (ties by id)."""
+        lo, hi = start.isoformat(), end.isoformat()
+        found = [
+            p
+            for p in self.papers.values()
+            if p.first_published and lo <= p.first_published < hi and p.matches_categories(categories)
+        ]
+        return sorted(found, key=lambda p: (p.first_published, p.arxiv_id))
+
+    def version(self, arxiv_id: str, number: int) -> CatalogVersion | None:
+        """A given version of a paper (0: the latest), or None when the catalog does not know it."""
+        paper = self.papers.get(arxiv_id)
+        if paper is None:
+            return None
+        return paper.latest if number == 0 else paper.versions.get(number)
+
+
+def _date(value: object) -> str | None:
+    if isinstance(value, str) and _DATE_RE.match(value):
+        try:
+            return date.fromisoformat(value[:10]).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+def _version_number(value: object) -> int:
+    if isinstance(value, str) and re.fullmatch(r"v\d+", value):
+        return int(value[1:])
+    if isinstance(value, int):
+        return value
+    return 0
+
+
+def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
+    records = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", f"not JSON: {exc}"))
+                continue
+            if not isinstance(rec, dict) or not isinstance(rec.get("arxiv_id"), str):
+                problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", "no arxiv_id"))
+                continue
+            try:
+                rec["arxiv_id"] = split_versioned_id(rec["arxiv_id"])[0]
+            except ValueError as exc:
+                problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", str(exc)))
+                continue
+            records.append(rec)
+    return records
+
+
+def _file(root: Path, value: object) -> Path | None:
+    return (root / value).resolve() if isinstance(value, str) and value else None
+
+
+def _authors(rec: dict) -> list[str]:
+    authors = rec.get("authors")
+    if isinstance(authors, list):
+        return [str(a) for a in authors if str(a).strip()]
+    if rec.get("first_author"):
+        return [str(rec["first_author"])]
+    return []
+
+
+def read_catalog(root: str | Path) -> Catalog:
+    """Read a catalog folder; unusable records become ``problems``, never exceptions."""
+    root = Path(root)
+    papers_file = root / "papers.jsonl"
+    if not papers_file.is_file():
+        raise ReflongError(f"--source {root}: no papers.jsonl there (see the catalog format in README)")
+    problems: list[CatalogProblem] = []
+    records = _read_jsonl(papers_file, problems)
+    seeds_file = root / "seeds.jsonl"
+    seed_records = _read_jsonl(seeds_file, problems) if seeds_file.is_file() else []
+    seed_first = {r["arxiv_id"]: _date(r.get("published")) for r in seed_records}
+
+    papers: dict[str, CatalogPaper] = {}
+
+    def add(rec: dict, from_seeds: bool) -> None:
+        aid = rec["arxiv_id"]
+        if aid in papers:
+            if not from_seeds:
+                problems.append(
+                    CatalogProblem(aid, "duplicate-id", "listed twice in papers.jsonl; kept first")
+                )
+            return
+        title = clean_title(rec.get("title"))
+        if not title:
+            problems.append(CatalogProblem(aid, "missing-title", "record has no title; skipped"))
+            return
+        versions: dict[int, CatalogVersion] = {}
+        for v in rec.get("versions") or []:
+            if isinstance(v, dict) and _version_number(v.get("version")):
+                n = _version_number(v.get("version"))
+                versions[n] = CatalogVersion(n, _date(v.get("published")), _file(root, v.get("file")))
+        if from_seeds:
+            # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
+            top = CatalogVersion(0, None, None)
+        else:
+            n = _version_number(rec.get("version"))
+            top = CatalogVersion(n, _date(rec.get("published")), _file(root, rec.get("file")))
+        dated = [v.date for _, v in sorted(versions.items()) if v.date]
+        first = (
+            _date(rec.get("first_published"))
+            or (dated[0] if dated else None)
+            or seed_first.get(aid)
+            or (_date(rec.get("published")) if top.number == 1 else None)
+        )
+        if top.number == 1 and top.date is None and first:
+            top = CatalogVersion(1, first, top.file)  # v1's date is the first-version date
+        if top.number:
+            versions[top.number] = top if top.number not in versions or top.file else versions[top.number]
+            top = versions[top.number]
+        if 1 not in versions and first:
+            versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
+        categories = [str(c) for c in rec.get("categories") or [] if c]
+        primary = rec.get("primary_category") or (categories[0] if categories else None)
+        if primary and primary not in categories:
+            categories.insert(0, primary)
+        comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
+        withdrawn = bool(rec.get("withdrawn")) or bool(comment and _WITHDRAWN_RE.search(comment))
+        papers[aid] = CatalogPaper(
+            arxiv_id=aid,
+            title=title,
+            authors=_authors(rec),
+            categories=categories,
+            primary_category=primary,
+            first_published=first,
+            doi=rec.get("doi") or None,
+            comment=comment,
+            withdrawn=withdrawn,
+            latest=top,
+            versions=dict(sorted(versions.items())),
+        )
+
+    for rec in records:
+        add(rec, from_seeds=False)
+    for rec in seed_records:
+        add(rec, from_seeds=True)
+    return Catalog(root=root.resolve(), papers=papers, problems=problems)

@@ -1,0 +1,476 @@
+"""A local server that speaks the arXiv API protocol, serving any catalog folder.
+
+It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
+
+- ``/api/query?search_query=...&id_list=...&start=&max_results=&sortBy=&sortOrder=``: an Atom feed
+  (the arXiv schema: ``opensearch:totalResults``, entries with ``id`` ``.../abs/<id>v<N>``,
+  ``published`` = first-version date, ``updated`` = this version's date, authors, categories,
+  ``arxiv:primary_category``, ``arxiv:comment``, ``arxiv:doi``, a ``pdf`` link). ``search_query``
+  understands ``cat:``, ``submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]``, ``lastUpdatedDate:``,
+  ``ti:``, ``au:``, ``all:`` combined with AND, OR, ANDNOT and parentheses; ``id_list`` takes bare
+  ids (latest version) and versioned ids (exactly that version, omitted if unknown).
+- ``/pdf/<id>v<N>`` (and ``/pdf/<id>`` for the latest), with HTTP Range support for resumes.
+
+Faults can be injected per request number, per kind of request, so retry and resume paths can be
+tested: ``api`` requests: 429, 503, hang (no answer for ``hang_seconds``), empty (a page with no
+entries); ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
+(a complete response holding half the file), cut (the connection drops mid-body).
+
+Run it for the demo or the benchmarks:
+    python -m reflong.servers.arxiv_server --catalog ../shared/corpus --port 8765 [--fault pdf:2:truncate]
+and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import threading
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion, read_catalog
+from reflong.ingest.records import split_versioned_id, versioned_id
+
+ATOM = "http://www.w3.org/2005/Atom"
+ARXIV = "http://arxiv.org/schemas/atom"
+OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
+ET.register_namespace("", ATOM)
+ET.register_namespace("arxiv", ARXIV)
+ET.register_namespace("opensearch", OPENSEARCH)
+
+API_FAULTS = {"429", "503", "hang", "empty"}
+PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
+
+
+class QueryError(ValueError):
+    """A search_query the server does not understand (answered with HTTP 400, like arXiv)."""
+
+
+# --------------------------------------------------------------------------------------------
+# search_query: tokens, a small recursive-descent parser, evaluation on catalog papers
+# --------------------------------------------------------------------------------------------
+_TOKEN_RE = re.compile(
+    r"\s*(?:(?P<lp>\()|(?P<rp>\))|(?P<op>ANDNOT|AND|OR)(?=[\s(]|$)"
+    r'|(?P<term>[A-Za-z]+:(?:\[[^\]]*\]|"[^"]*"|[^\s()]+))|(?P<word>"[^"]*"|[^\s()]+))'
+)
+
+
+def _tokens(query: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    query = query.strip()
+    while pos < len(query):
+        m = _TOKEN_RE.match(query, pos)
+        if not m or m.end() == pos:
+            raise QueryError(f"cannot read the query at {query[pos : pos + 20]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+    return out
+
+
+def _date_bounds(value: str) -> tuple[str, str]:
+    m = re.fullmatch(r"\[\s*(\d{8})\d{0,6}\s+TO\s+(\d{8})\d{0,6}\s*\]", value)
+    if not m:
+        raise QueryError(f"bad date range {value!r}; expected [YYYYMMDDHHMM TO YYYYMMDDHHMM]")
+    lo, hi = m.group(1), m.group(2)
+    return f"{lo[:4]}-{lo[4:6]}-{lo[6:]}", f"{hi[:4]}-{hi[4:6]}-{hi[6:]}"
+
+
+def _term(field_name: str, value: str):
+    value = value.strip('"')
+    low = value.lower()
+    if field_name == "cat":
+        return lambda p: p.matches_categories([value])
+    if field_name in ("submittedDate", "lastUpdatedDate"):
+        lo, hi = _date_bounds(value)
+        if field_name == "submittedDate":
+            return lambda p: p.first_published is not None and lo <= p.first_published <= hi
+        return lambda p: (d := (p.latest.date or p.first_published)) is not None and lo <= d <= hi
+    if field_name == "ti":
+        return lambda p: low in p.title.lower()
+    if field_name == "au":
+        return lambda p: any(low in a.lower() for a in p.authors)
+    if field_name == "all":
+        return lambda p: low in p.title.lower() or any(low in a.lower() for a in p.authors)
+    if field_name == "id":
+        return lambda p: p.arxiv_id == split_versioned_id(value)[0]
+    raise QueryError(f"unsupported field {field_name!r}")
+
+
+class _Parser:
+    """expr := and_expr (OR and_expr)* ; and_expr := atom ((AND|ANDNOT) atom)* ; atom := term | ( expr )"""
+
+    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+        self.tokens, self.i = tokens, 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None:
+            raise QueryError("query ends too early")
+        self.i += 1
+        return tok
+
+    def parse(self):
+        pred = self.expr()
+        if self.peek() is not None:
+            raise QueryError(f"unexpected {self.peek()[1]!r}")
+        return pred
+
+    def expr(self):
+        left = self.and_expr()
+        while self.peek() == ("op", "OR"):
+            self.take()
+            right = self.and_expr()
+            left = (lambda a, b: lambda p: a(p) or b(p))(left, right)
+        return left
+
+    def and_expr(self):
+        left = self.atom()
+        while self.peek() in (("op", "AND"), ("op", "ANDNOT")):
+            op = self.take()[1]
+            right = self.atom()
+            if op == "AND":
+                left = (lambda a, b: lambda p: a(p) and b(p))(left, right)
+            else:
+                left = (lambda a, b: lambda p: a(p) and not b(p))(left, right)
+        return left
+
+    def atom(self):
+        kind, text = self.take()
+        if kind == "lp":
+            inner = self.expr()
+            if self.take()[0] != "rp":
+                raise QueryError("missing )")
+            return inner
+        if kind == "term":
+            name, _, value = text.partition(":")
+            return _term(name, value)
+        if kind == "word":
+            return _term("all", text)
+        raise QueryError(f"unexpected {text!r}")
+
+
+def parse_query(query: str):
+    """A predicate on ``CatalogPaper`` for an arXiv ``search_query``."""
+    return _Parser(_tokens(query)).parse()
+
+
+# --------------------------------------------------------------------------------------------
+# faults and request log
+# --------------------------------------------------------------------------------------------
+@dataclass
+class FaultPlan:
+    """Faults by request number: ``{("api", 1): "429", ("pdf", 2): "truncate"}`` (1-based per kind).
+
+    A rule with number 0 applies to every request of that kind.
+    """
+
+    rules: dict[tuple[str, int], str] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0})
+    log: list[tuple[float, str, str, str | None]] = field(default_factory=list)  # (time, kind, path, fault)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def parse(cls, specs: list[str]) -> FaultPlan:
+        plan = cls()
+        for spec in specs:
+            plan.add(spec)
+        return plan
+
+    def add(self, spec: str) -> None:
+        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``."""
+        try:
+            kind, number, fault = spec.split(":", 2)
+            n = 0 if number == "*" else int(number)
+        except ValueError:
+            raise ValueError(f"bad fault {spec!r}; expected KIND:N:FAULT such as api:1:429") from None
+        allowed = API_FAULTS if kind == "api" else PDF_FAULTS if kind == "pdf" else None
+        if allowed is None or fault not in allowed:
+            raise ValueError(
+                f"bad fault {spec!r}; api faults: {sorted(API_FAULTS)}, pdf: {sorted(PDF_FAULTS)}"
+            )
+        with self._lock:
+            self.rules[(kind, n)] = fault
+
+    def clear(self) -> None:
+        with self._lock:
+            self.rules.clear()
+
+    def next(self, kind: str, path: str) -> str | None:
+        """Count this request and return the fault to inject into it, if any."""
+        with self._lock:
+            self.counts[kind] += 1
+            fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
+            self.log.append((time.monotonic(), kind, path, fault))
+            return fault
+
+
+# --------------------------------------------------------------------------------------------
+# the feed
+# --------------------------------------------------------------------------------------------
+def _stamp(day: str | None) -> str:
+    return f"{day}T00:00:00Z" if day else "1970-01-01T00:00:00Z"
+
+
+def _entry(feed: ET.Element, paper: CatalogPaper, version: CatalogVersion, base_url: str) -> None:
+    vid = versioned_id(paper.arxiv_id, version.number)
+    entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+    ET.SubElement(entry, f"{{{ATOM}}}id").text = f"http://arxiv.org/abs/{vid}"
+    ET.SubElement(entry, f"{{{ATOM}}}updated").text = _stamp(version.date or paper.first_published)
+    ET.SubElement(entry, f"{{{ATOM}}}published").text = _stamp(paper.first_published)
+    ET.SubElement(entry, f"{{{ATOM}}}title").text = paper.title
+    ET.SubElement(entry, f"{{{ATOM}}}summary").text = ""
+    for name in paper.authors:
+        author = ET.SubElement(entry, f"{{{ATOM}}}author")
+        ET.SubElement(author, f"{{{ATOM}}}name").text = name
+    if paper.doi:
+        ET.SubElement(entry, f"{{{ARXIV}}}doi").text = paper.doi
+    ET.SubElement(
+        entry, f"{{{ATOM}}}link", href=f"http://arxiv.org/abs/{vid}", rel="alternate", type="text/html"
+    )
+    ET.SubElement(
+        entry,
+        f"{{{ATOM}}}link",
+        title="pdf",
+        href=f"{base_url}/pdf/{vid}",
+        rel="related",
+        type="application/pdf",
+    )
+    comment = paper.comment or ("This paper has been withdrawn" if paper.withdrawn else None)
+    if comment:
+        ET.SubElement(entry, f"{{{ARXIV}}}comment").text = comment
+    if paper.primary_category:
+        ET.SubElement(entry, f"{{{ARXIV}}}primary_category", term=paper.primary_category, scheme=ARXIV)
+    for cat in paper.categories:
+        ET.SubElement(entry, f"{{{ATOM}}}category", term=cat, scheme=ARXIV)
+
+
+def render_feed(catalog: Catalog, params: dict[str, str], base_url: str, empty: bool = False) -> bytes:
+    """The Atom answer to one API query (``empty``: the arXiv glitch of a page without entries)."""
+    query = params.get("search_query", "").strip()
+    id_list = [i.strip() for i in params.get("id_list", "").split(",") if i.strip()]
+    start = max(0, int(params.get("start", "0") or 0))
+    max_results = min(2000, max(0, int(params.get("max_results", "10") or 10)))
+    predicate = parse_query(query) if query else None
+
+    hits: list[tuple[CatalogPaper, CatalogVersion]] = []
+    if id_list:
+        for vid in id_list:
+            try:
+                arxiv_id, number = split_versioned_id(vid)
+            except ValueError:
+                continue
+            version = catalog.version(arxiv_id, number)
+            if version is not None and (predicate is None or predicate(catalog.papers[arxiv_id])):
+                hits.append((catalog.papers[arxiv_id], version))
+    elif predicate is not None:
+        papers = [p for p in catalog.papers.values() if p.first_published and predicate(p)]
+        sort_by = params.get("sortBy", "relevance")
+        descending = params.get("sortOrder", "descending") == "descending"
+        if sort_by == "submittedDate":
+            papers.sort(key=lambda p: (p.first_published, p.arxiv_id), reverse=descending)
+        elif sort_by == "lastUpdatedDate":
+            papers.sort(key=lambda p: (p.latest.date or p.first_published, p.arxiv_id), reverse=descending)
+        hits = [(p, p.latest) for p in papers]
+
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    ET.SubElement(feed, f"{{{ATOM}}}title").text = f"arXiv Query: {query or ','.join(id_list)}"
+    ET.SubElement(feed, f"{{{ATOM}}}updated").text = "2026-01-01T00:00:00Z"
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}totalResults").text = str(len(hits))
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}startIndex").text = str(start)
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}itemsPerPage").text = str(max_results)
+    if not empty:
+        for paper, version in hits[start : start + max_results]:
+            _entry(feed, paper, version, base_url)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(feed, encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# HTTP
+# --------------------------------------------------------------------------------------------
+class _Handler(BaseHTTPRequestHandler):
+    server: _HTTPServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args) -> None:  # quiet; the FaultPlan keeps a log
+        pass
+
+    def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _hang(self) -> None:
+        self.server.stopping.wait(self.server.hang_seconds)
+        self.close_connection = True
+
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        parts = urlsplit(self.path)
+        try:
+            if parts.path == "/api/query":
+                self._api(owner, parts.query)
+            elif parts.path.startswith("/pdf/"):
+                self._pdf(owner, unquote(parts.path[len("/pdf/") :]))
+            else:
+                self._send(404, b"not found\n", "text/plain")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def _api(self, owner: ArxivServer, query: str) -> None:
+        fault = owner.faults.next("api", self.path)
+        if fault in ("429", "503"):
+            self._send(int(fault), f"fault {fault}\n".encode(), "text/plain", owner.fault_headers)
+            return
+        if fault == "hang":
+            self._hang()
+            return
+        params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+        try:
+            body = render_feed(owner.catalog, params, owner.url, empty=fault == "empty")
+        except (QueryError, ValueError) as exc:
+            self._send(400, f"bad query: {exc}\n".encode(), "text/plain")
+            return
+        self._send(200, body, "application/atom+xml; charset=utf-8")
+
+    def _pdf(self, owner: ArxivServer, name: str) -> None:
+        fault = owner.faults.next("pdf", self.path)
+        name = name.removesuffix(".pdf")
+        try:
+            arxiv_id, number = split_versioned_id(name)
+        except ValueError:
+            self._send(404, b"no such paper\n", "text/plain")
+            return
+        version = owner.catalog.version(arxiv_id, number)
+        if fault in ("429", "503", "404"):
+            self._send(int(fault), f"fault {fault}\n".encode(), "text/plain", owner.fault_headers)
+            return
+        if fault == "hang":
+            self._hang()
+            return
+        if version is None or version.file is None or not version.file.is_file():
+            self._send(404, f"no PDF of {name}\n".encode(), "text/plain")
+            return
+        data = version.file.read_bytes()
+        start = 0
+        m = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "").strip())
+        if m and fault is None:
+            start = int(m.group(1))
+            if start >= len(data):
+                self._send(416, b"", "text/plain", {"Content-Range": f"bytes */{len(data)}"})
+                return
+        body = data[start:]
+        half = max(1, len(body) // 2)
+        if fault == "truncate":
+            self._send(200, body[:half], "application/pdf")
+            return
+        status = 206 if start else 200
+        self.send_response(status)
+        self.send_header("Content-Type", "application/pdf")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        self.end_headers()
+        if fault in ("hang-body", "cut"):
+            self.wfile.write(body[:half])
+            self.wfile.flush()
+            owner.mid_body.set()
+            if fault == "hang-body":
+                self._hang()
+            self.close_connection = True
+            return
+        self.wfile.write(body)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    owner: ArxivServer
+    stopping: threading.Event
+    hang_seconds: float
+
+
+class ArxivServer:
+    """The server in a background thread: ``with ArxivServer(catalog_dir) as srv: srv.url``."""
+
+    def __init__(
+        self,
+        catalog_dir: str | Path,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        faults: FaultPlan | None = None,
+        hang_seconds: float = 30.0,
+        retry_after: float | None = None,
+    ) -> None:
+        self.catalog = read_catalog(catalog_dir)
+        self.faults = faults or FaultPlan()
+        self.fault_headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
+        self.mid_body = threading.Event()  # set once a hang-body/cut fault has sent half a file
+        self._httpd = _HTTPServer((host, port), _Handler)
+        self._httpd.owner = self
+        self._httpd.stopping = threading.Event()
+        self._httpd.hang_seconds = hang_seconds
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> ArxivServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="arxiv-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> ArxivServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(
+        prog="python -m reflong.servers.arxiv_server", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("--catalog", required=True, help="catalog folder (papers.jsonl, seeds.jsonl, PDFs)")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8765, help="0: any free port")
+    ap.add_argument(
+        "--fault", action="append", default=[], help="KIND:N:FAULT, e.g. api:1:429, pdf:2:truncate"
+    )
+    ap.add_argument("--hang-seconds", type=float, default=30.0)
+    args = ap.parse_args(argv)
+    server = ArxivServer(args.catalog, args.host, args.port, FaultPlan.parse(args.fault), args.hang_seconds)
+    print(
+        f"arXiv-protocol server for {args.catalog} at {server.url} ({len(server.catalog.papers)} papers)",
+        flush=True,
+    )
+    try:
+        server._httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._httpd.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -62,7 +62,19 @@ def _text_stats(session: Session) -> dict:
     }
 
 
+def _citation_stats(session: Session) -> dict:
+    from reflong.db.citations import Citation, Reference, Seed
+
+    bands = dict(session.exec(select(Citation.band, func.count()).group_by(Citation.band)).all())
+    return {
+        "seeds": session.exec(select(func.count()).select_from(Seed)).one(),
+        "references": session.exec(select(func.count()).select_from(Reference)).one(),
+        "edges": {band: bands.get(band, 0) for band in ("accept", "review", "reject")},
+    }
+
+
 SECTIONS: list[Callable[[Session], dict]] = [_paper_stats, _failure_stats, _text_stats]
+SECTIONS.append(_citation_stats)
 
 
 def _audit_stats(session: Session) -> dict:

@@ -43,9 +43,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from reflong.cli import audit_cmd, ingest_cmd, stats_cmd, synthetic_cmd  # audit: report, audit
+    from reflong.cli import audit_cmd, cite_cmd, ingest_cmd, parse_cmd, stats_cmd, synthetic_cmd
 
-    for module in (ingest_cmd, stats_cmd, synthetic_cmd, audit_cmd):
+    for module in (ingest_cmd, stats_cmd, parse_cmd, cite_cmd, synthetic_cmd, audit_cmd):
         for command in module.COMMANDS:
             main.add_command(command)
 

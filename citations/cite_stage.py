@@ -1,0 +1,221 @@
+"""The ``cite`` stage: every parsed paper's references section -> stored, parsed reference entries.
+
+Incremental: a paper whose reference list was built from the same parse (parsed_doc id, parser
+version) with the same splitter - or by GROBID from the same PDF - is skipped. A paper whose
+references cannot be read gets a ``failure`` row with a reason (``no-references-section``,
+``no-entries``, ``too-many-entries``, ``grobid-http-500``...) and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from reflong.citations.entry_parse import ParsedEntry, parse_entry
+from reflong.citations.split import SPLITTER_VERSION, split_references
+from reflong.db.citations import Reference, ReferenceList
+from reflong.db.papers import Paper, clear_failure, record_failure, utcnow
+from reflong.db.text import ParsedDoc
+from reflong.errors import NetworkError
+from reflong.progress import ProgressFactory, null_progress
+
+STAGE = "cite"
+MAX_ENTRIES = 3000  # more is a garbled section (or a book); keep the first ones and say so
+
+
+@dataclass
+class CiteReport:
+    papers: int = 0
+    cited: int = 0
+    skipped: int = 0
+    failed: int = 0
+    references: int = 0
+    by_parser: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Work:
+    arxiv_id: str
+    version: int
+    pdf_sha256: str | None
+    pdf_path: str | None
+    parsed_doc_id: int | None
+    parser_version: str | None
+    references_text: str
+    has_references: bool
+
+
+def _subject(arxiv_id: str, version: int) -> str:
+    return f"{arxiv_id}v{version}" if version else arxiv_id
+
+
+def _pending(session: Session) -> list[_Work]:
+    """Papers with a successful parse (latest parse per PDF), in id order for determinism."""
+    latest = (
+        select(ParsedDoc.pdf_sha256, func.max(ParsedDoc.id).label("pid"))
+        .where(ParsedDoc.status == "parsed")
+        .group_by(ParsedDoc.pdf_sha256)
+        .subquery()
+    )
+    rows = session.exec(
+        select(Paper, ParsedDoc)
+        .join(latest, latest.c.pdf_sha256 == Paper.pdf_sha256)
+        .join(ParsedDoc, ParsedDoc.id == latest.c.pid)
+        .order_by(Paper.arxiv_id, Paper.version)
+    ).all()
+    return [
+        _Work(
+            p.arxiv_id,
+            p.version,
+            p.pdf_sha256,
+            p.pdf_path,
+            d.id,
+            d.parser_version,
+            d.references_text,
+            d.has_references,
+        )
+        for p, d in rows
+    ]
+
+
+def store_entries(
+    session: Session,
+    arxiv_id: str,
+    version: int,
+    entries: list[ParsedEntry],
+    parser: str,
+    source_key: str,
+    pdf_sha256: str | None,
+    status: str = "ok",
+    error: str | None = None,
+) -> ReferenceList:
+    """Replace a paper's reference list (rows keyed by order, 1-based) and mark it unresolved."""
+    session.exec(delete(Reference).where(Reference.arxiv_id == arxiv_id, Reference.version == version))
+    for order, e in enumerate(entries, start=1):
+        session.add(
+            Reference(
+                arxiv_id=arxiv_id,
+                version=version,
+                order=order,
+                raw=e.raw,
+                title=e.title,
+                authors_json=json.dumps(e.authors, ensure_ascii=False),
+                year=e.year,
+                ref_arxiv_id=e.arxiv_id,
+                ref_arxiv_version=e.arxiv_version,
+                doi=e.doi,
+                parser=parser,
+            )
+        )
+    rl = session.exec(
+        select(ReferenceList).where(ReferenceList.arxiv_id == arxiv_id, ReferenceList.version == version)
+    ).first() or ReferenceList(arxiv_id=arxiv_id, version=version, parser=parser)
+    rl.pdf_sha256, rl.source_key, rl.parser = pdf_sha256, source_key, parser
+    rl.n_references, rl.status, rl.error = len(entries), status, error
+    rl.resolved_seq, rl.resolver, rl.updated_at = 0, "", utcnow()
+    session.add(rl)
+    return rl
+
+
+def builtin_entries(references_text: str) -> tuple[list[ParsedEntry], str | None, str]:
+    """Split and parse; returns (entries, failure reason or None, message)."""
+    texts, style = split_references(references_text)
+    if not texts:
+        return [], "no-entries", "references section has no recognisable entries"
+    reason, message = None, f"{len(texts)} entries ({style})"
+    if len(texts) > MAX_ENTRIES:
+        reason, message = "too-many-entries", f"{len(texts)} entries; kept the first {MAX_ENTRIES}"
+        texts = texts[:MAX_ENTRIES]
+    return [parse_entry(t) for t in texts], reason, message
+
+
+def run_cite(
+    engine: Engine,
+    grobid_url: str | None = None,
+    grobid_fallback: bool = False,
+    grobid_service: str = "references",
+    progress: ProgressFactory = null_progress,
+) -> CiteReport:
+    """Build the reference list of every parsed paper that does not have an up-to-date one."""
+    report = CiteReport()
+    grobid = None
+    if grobid_url:
+        from reflong.citations.grobid import GrobidReferences
+
+        try:
+            grobid = GrobidReferences(grobid_url, service=grobid_service)
+        except NetworkError:
+            if not grobid_fallback:
+                raise
+            grobid = None
+    builtin_parser = f"builtin-{SPLITTER_VERSION}"
+    with Session(engine) as session:
+        work = _pending(session)
+        existing = {(r.arxiv_id, r.version): r for r in session.exec(select(ReferenceList)).all()}
+        report.papers = len(work)
+        with progress(total=len(work), desc="cite", unit="paper") as bar:
+            for w in work:
+                bar.update(1)
+                subject = _subject(w.arxiv_id, w.version)
+                key_builtin = f"{builtin_parser}:parsed_doc={w.parsed_doc_id}:{w.parser_version}"
+                key_grobid = f"grobid:{w.pdf_sha256}:{grobid_service}"
+                wanted = key_grobid if grobid else key_builtin
+                old = existing.get((w.arxiv_id, w.version))
+                if old is not None and old.source_key == wanted:
+                    report.skipped += 1
+                    continue
+                entries: list[ParsedEntry] = []
+                reason: str | None = None
+                message = ""
+                parser = builtin_parser
+                key = key_builtin
+                if grobid is not None:
+                    from reflong.citations.grobid import GrobidError
+
+                    try:
+                        entries, version = grobid.references(w.pdf_path or "")
+                        parser, key = f"grobid-{version}", key_grobid
+                        if not entries:
+                            reason, message = "no-entries", "GROBID found no bibliography entries"
+                    except GrobidError as exc:
+                        if not grobid_fallback:
+                            record_failure(session, STAGE, subject, exc.reason, str(exc))
+                            report.failed += 1
+                            session.commit()
+                            continue
+                        reason, message = None, ""
+                if parser == builtin_parser:
+                    if not w.has_references and not w.references_text.strip():
+                        entries, reason, message = (
+                            [],
+                            "no-references-section",
+                            "parse found no references section",
+                        )
+                    else:
+                        entries, reason, message = builtin_entries(w.references_text)
+                status = "ok" if entries else "empty"
+                store_entries(
+                    session,
+                    w.arxiv_id,
+                    w.version,
+                    entries,
+                    parser,
+                    key,
+                    w.pdf_sha256,
+                    status,
+                    message if reason else None,
+                )
+                if reason:
+                    record_failure(session, STAGE, subject, reason, message)
+                else:
+                    clear_failure(session, STAGE, subject)
+                report.failed += bool(reason)
+                report.cited += 1
+                report.references += len(entries)
+                report.by_parser[parser] = report.by_parser.get(parser, 0) + 1
+                session.commit()
+    return report

@@ -1,0 +1,176 @@
+"""The ``resolve`` stage: stored reference entries x seeds -> citation edges with evidence.
+
+Incremental by a watermark per reference list: ``resolved_seq`` is the highest seed ``seq`` up to
+which *every* seed has been resolved for that paper. A run resolves each list only against the
+seeds of this run above its watermark, then moves the watermark as far as the seeds done allow.
+New papers (watermark 0) resolve against every seed, new seeds (higher seq) only against what
+came before them; a changed resolver (version or thresholds: the fingerprint) re-resolves all.
+Edges are upserted on their stable key, so later audits keyed the same way stay attached.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from reflong.citations.entry_parse import ParsedEntry
+from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.seeds import load_seed_file, store_seeds, sync_seeds
+from reflong.db.citations import Citation, Reference, ReferenceList, Seed
+from reflong.db.papers import utcnow
+from reflong.errors import ReflongError
+from reflong.progress import ProgressFactory, null_progress
+
+
+@dataclass
+class ResolveReport:
+    seeds: int = 0
+    lists: int = 0
+    lists_resolved: int = 0
+    references_scored: int = 0
+    edges: dict[str, int] = field(default_factory=dict)
+
+
+def entry_of(row: Reference) -> ParsedEntry:
+    return ParsedEntry(
+        raw=row.raw,
+        title=row.title,
+        authors=json.loads(row.authors_json or "[]"),
+        year=row.year,
+        arxiv_id=row.ref_arxiv_id,
+        arxiv_version=row.ref_arxiv_version,
+        doi=row.doi,
+    )
+
+
+def _seed_title(s: Seed) -> SeedTitle:
+    return SeedTitle(s.arxiv_id, s.title, s.published, s.first_author, s.doi)
+
+
+def _write_edges(
+    session: Session,
+    rl: ReferenceList,
+    refs: list[Reference],
+    matches: dict[int, list[Match]],
+    seed_ids: set[str],
+    fingerprint: str,
+) -> None:
+    """Upsert this run's edges, drop stale ones for the seeds just resolved, keep one accept per ref."""
+    old = {
+        (c.seed_arxiv_id, c.ref_order): c
+        for c in session.exec(
+            select(Citation).where(
+                Citation.citing_arxiv_id == rl.arxiv_id, Citation.citing_version == rl.version
+            )
+        ).all()
+    }
+    by_order = {r.order: r for r in refs}
+    fresh: set[tuple[str, int]] = set()
+    for order, ms in matches.items():
+        for m in ms:
+            key = (m.seed_id, order)
+            fresh.add(key)
+            edge = old.get(key) or Citation(
+                citing_arxiv_id=rl.arxiv_id,
+                citing_version=rl.version,
+                seed_arxiv_id=m.seed_id,
+                ref_order=order,
+                reference="",
+                method=m.method,
+                score=0.0,
+                band="reject",
+            )
+            edge.reference, edge.method, edge.score = by_order[order].raw, m.method, m.score
+            edge.title_score, edge.author, edge.band = m.title_score, m.author, m.band
+            edge.reason, edge.resolver, edge.updated_at = m.reason, fingerprint, utcnow()
+            session.add(edge)
+            old[key] = edge
+    for key, edge in list(old.items()):
+        if key[0] in seed_ids and key not in fresh:
+            session.delete(edge)
+            del old[key]
+    # One accepted seed per reference, across runs too (a new seed may beat an older accept).
+    per_ref: dict[int, list[Citation]] = {}
+    for (_, order), edge in old.items():
+        if edge.band == "accept":
+            per_ref.setdefault(order, []).append(edge)
+    for edges in per_ref.values():
+        if len(edges) > 1:
+            edges.sort(key=lambda e: (-e.score, e.seed_arxiv_id))
+            for e in edges[1:]:
+                e.band = "review"
+                e.reason = f"also matches {edges[0].seed_arxiv_id} better; {e.reason}"
+                session.add(e)
+
+
+def run_resolve(
+    engine: Engine,
+    seeds_file: str | None = None,
+    thresholds: Thresholds | None = None,
+    progress: ProgressFactory = null_progress,
+) -> ResolveReport:
+    thresholds = thresholds or Thresholds()
+    fingerprint = thresholds.fingerprint()
+    report = ResolveReport()
+    with Session(engine) as session:
+        if seeds_file:
+            infos, source = load_seed_file(seeds_file), f"file:{seeds_file}"
+        else:
+            infos, source = store_seeds(session), "store"
+        if not infos:
+            raise ReflongError(
+                "no seeds: give --seeds FILE (JSON lines with arxiv_id, title, published) or ingest "
+                "a date window so the store has seed-role papers"
+            )
+        run_seeds = sync_seeds(session, infos, source)
+        session.commit()
+        report.seeds = len(run_seeds)
+        all_seqs = sorted((s.seq, s.arxiv_id) for s in session.exec(select(Seed)).all())
+        lists = session.exec(
+            select(ReferenceList).where(ReferenceList.status == "ok").order_by(ReferenceList.arxiv_id)
+        ).all()
+        report.lists = len(lists)
+        index_cache: dict[frozenset[str], SeedIndex] = {}
+        with progress(total=len(lists), desc="resolve", unit="paper") as bar:
+            for rl in lists:
+                bar.update(1)
+                mark = rl.resolved_seq if rl.resolver == fingerprint else 0
+                todo = frozenset(sid for sid, s in run_seeds.items() if s.seq > mark and sid != rl.arxiv_id)
+                new_mark = next(
+                    (seq - 1 for seq, sid in all_seqs if seq > mark and sid not in run_seeds), None
+                )
+                if new_mark is None:
+                    new_mark = all_seqs[-1][0] if all_seqs else 0
+                if todo:
+                    if todo not in index_cache:
+                        ordered = sorted(todo)
+                        index_cache[todo] = SeedIndex(
+                            (_seed_title(run_seeds[s]) for s in ordered), thresholds
+                        )
+                    index = index_cache[todo]
+                    refs = session.exec(
+                        select(Reference)
+                        .where(Reference.arxiv_id == rl.arxiv_id, Reference.version == rl.version)
+                        .order_by(Reference.order)
+                    ).all()
+                    matches = {r.order: index.resolve(entry_of(r)) for r in refs}
+                    report.references_scored += len(refs)
+                    _write_edges(session, rl, refs, matches, set(todo), fingerprint)
+                    report.lists_resolved += 1
+                if rl.resolved_seq != max(new_mark, mark) or rl.resolver != fingerprint:
+                    rl.resolved_seq, rl.resolver, rl.updated_at = max(new_mark, mark), fingerprint, utcnow()
+                    session.add(rl)
+                session.commit()
+        for band, n in _band_counts(session).items():
+            report.edges[band] = n
+    return report
+
+
+def _band_counts(session: Session) -> dict[str, int]:
+    from sqlalchemy import func
+
+    rows = session.exec(select(Citation.band, func.count()).group_by(Citation.band)).all()
+    return {band: n for band, n in sorted(rows)}

@@ -1,0 +1,222 @@
+"""Body, references section and appendix: where the bibliography starts and ends.
+
+The references heading comes in many forms ("References", "REFERENCES", "R EFERENCES" from small
+caps, "7 References", "References and Notes", "Bibliography", "Literature Cited"). A heading-like
+line also occurs in tables of contents, so every candidate is scored by how much the lines after
+it look like bibliography entries (years, "et al.", venues, initials, labels) and the first one
+that does wins. Papers without a heading (RevTeX physics papers) are caught by a run of numbered
+entries starting at "[1]" or "1.".
+
+After the references, an appendix may follow ("A Proofs", "Appendix", "Checklist"): it is cut off
+as ``appendix`` at the first heading-like line whose following text stops looking like entries.
+
+References are rendered one entry per line: entry starts are found from labels ("[12]", "12.",
+"[Vas+17]") or else hanging indents (continuation lines indented within their column).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from reflong.ingest.pdf_text import Block, Dehyphenator, Line, ParsedText, render_paragraphs
+
+_HEADING_WORDS = {
+    "references",
+    "reference",
+    "bibliography",
+    "referencesandnotes",
+    "literaturecited",
+    "workscited",
+    "referencelist",
+    "referencescited",
+}
+_NUMBERING = re.compile(r"^(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]?", re.I)
+
+_REFLIKE = re.compile(
+    r"\b(?:1[89]|20)\d\d[a-z]?\b|et al|\bIn\b|Proc\.|Proceedings|arXiv|Journal|Conference|\bpp\.|"
+    r"\bvol\.|\bdoi\b|https?://|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]|^\[\w+\]|Phys\.|Rev\.|Trans\."
+)
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
+
+_LABEL = re.compile(
+    r"^(?:\[(\d{1,4})\]|\[[A-Za-z][\w+.\- ]{0,14}\d{2,4}[a-z]?\]|\((\d{1,4})\)\s|(\d{1,4})\.\s)"
+)
+
+_APPENDIX_WORDS = re.compile(
+    r"^(?:[A-Z](?:\.\d+)*\.?\s+)?(?:appendix|appendices|supplementary|supplemental|checklist|"
+    r"neurips paper checklist|author contributions?|contributions|acknowledge?ments?|"
+    r"broader impact|ethics statement|limitations)\b",
+    re.I,
+)
+_LETTER_HEADING = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][\w\-–:,'’ ()&/]{2,80}$")
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\s:.]+", "", text).lower()
+
+
+def is_references_heading(text: str) -> bool:
+    """True for a line that is a references heading in one of its common forms."""
+    text = text.strip()
+    if len(text) > 40:
+        return False
+    words = text.split()
+    if len(words) > 1 and _NUMBERING.fullmatch(words[0]):
+        text = " ".join(words[1:])
+    return _compact(text) in _HEADING_WORDS
+
+
+def _ref_score(lines: list[str]) -> float:
+    """Fraction of ``lines`` that look like parts of bibliography entries."""
+    if not lines:
+        return 0.0
+    return sum(1 for ln in lines if _REFLIKE.search(ln)) / len(lines)
+
+
+def _flat_lines(blocks: list[Block]) -> list[tuple[int, int, Line]]:
+    return [(bi, li, ln) for bi, b in enumerate(blocks) for li, ln in enumerate(b.lines)]
+
+
+def find_references_start(blocks: list[Block]) -> int | None:
+    """Index into the flat line list where the references begin (the line after the heading)."""
+    flat = _flat_lines(blocks)
+    texts = [ln.text for _, _, ln in flat]
+    best: tuple[float, int] | None = None
+    for i, text in enumerate(texts):
+        if is_references_heading(text):
+            score = _ref_score(texts[i + 1 : i + 41])
+            if score >= 0.45:
+                return i + 1
+            if best is None or score > best[0]:
+                best = (score, i + 1)
+    if best is not None and best[0] >= 0.25:
+        return best[1]
+    # No heading: a numbered run "[1] ..., [2] ..." (or "1. ..., 2. ...") near the end.
+    for i in range(len(texts) - 1, -1, -1):
+        m = _LABEL.match(texts[i])
+        if m and (m.group(1) == "1" or m.group(3) == "1") and i > len(texts) * 0.3:
+            window = texts[i : i + 40]
+            starts = sum(1 for t in window if _LABEL.match(t))
+            if starts >= 3 and _ref_score(window) >= 0.5:
+                return i
+    return None
+
+
+def find_appendix_start(blocks: list[Block], flat: list[tuple[int, int, Line]], start: int) -> int | None:
+    """First line after ``start`` that opens an appendix: a heading followed by non-entry text."""
+    texts = [ln.text for _, _, ln in flat]
+    for i in range(start + 1, len(flat)):
+        _bi, li, ln = flat[i]
+        text = ln.text.strip()
+        if li != 0 or len(text) > 90 or _YEAR.search(text):
+            continue
+        if not (_APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text)):
+            continue
+        after = texts[i + 1 : i + 31]
+        if len(after) < 3 or _ref_score(after) < 0.35:
+            return i
+    return None
+
+
+def _merge_baselines(lines: list[Line]) -> list[Line]:
+    """Join lines on one baseline that MuPDF put in separate blocks (e.g. a label and its entry)."""
+    out: list[Line] = []
+    for ln in lines:
+        if out:
+            prev = out[-1]
+            mid = (ln.y0 + ln.y1) / 2
+            if prev.y0 <= mid <= prev.y1 and 0 <= ln.x0 - prev.x1 < 30:
+                out[-1] = Line(
+                    prev.x0, min(prev.y0, ln.y0), ln.x1, max(prev.y1, ln.y1), f"{prev.text} {ln.text}"
+                )
+                continue
+        out.append(ln)
+    return out
+
+
+def entry_starts(blocks: list[Block]) -> list[tuple[Line, bool]]:
+    """Reference lines in order, each marked True where a new entry starts."""
+    lines: list[tuple[Block, Line]] = [(b, ln) for b in blocks for ln in b.lines]
+    if not lines:
+        return []
+    texts = [ln.text for _, ln in lines]
+    labelled = [bool(_LABEL.match(t)) for t in texts]
+    n_labels = sum(labelled)
+    if (labelled[0] and n_labels >= 2) or n_labels >= max(3, len(texts) // 8):
+        return [(ln, lab) for (_, ln), lab in zip(lines, labelled, strict=False)]
+    # Hanging indents: the left edge of each (page, column) is where entries start.
+    left: dict[tuple[int, str], float] = defaultdict(lambda: float("inf"))
+    for b, ln in lines:
+        key = (b.page, b.column)
+        left[key] = min(left[key], ln.x0)
+    indented = [ln.x0 > left[(b.page, b.column)] + 3 for b, ln in lines]
+    share = sum(indented) / len(lines)
+    if 0.15 <= share <= 0.9:
+        return [(ln, not ind) for (_, ln), ind in zip(lines, indented, strict=False)]
+    # No labels, no indents: MuPDF blocks are the best entry boundaries left.
+    out = []
+    prev_block = None
+    for b, ln in lines:
+        out.append((ln, b is not prev_block))
+        prev_block = b
+    return out
+
+
+def render_references(blocks: list[Block], dehyph: Dehyphenator) -> str:
+    """One entry per line; continuation lines joined (hyphenation re-joined)."""
+    entries: list[list[str]] = []
+    for ln, start in entry_starts(blocks):
+        if start or not entries:
+            entries.append([ln.text])
+        else:
+            entries[-1].append(ln.text)
+    return "\n".join(e for e in (dehyph.join_lines(parts).strip() for parts in entries) if e)
+
+
+def _split_blocks(blocks: list[Block], flat: list[tuple[int, int, Line]], at: int) -> tuple[list, list]:
+    """Blocks before and from flat line ``at`` (a block cut in two keeps its page and column)."""
+    if at >= len(flat):
+        return blocks, []
+    bi, li, _ = flat[at]
+    before = blocks[:bi]
+    after = blocks[bi + 1 :]
+    b = blocks[bi]
+    if li > 0:
+        before = [*before, _sub_block(b, b.lines[:li])]
+    return before, [_sub_block(b, b.lines[li:]), *after]
+
+
+def _sub_block(b: Block, lines: list[Line]) -> Block:
+    out = Block(b.page, lines)
+    out.column = b.column
+    return out
+
+
+def split_sections(blocks: list[Block], n_pages: int) -> ParsedText:
+    """Cut the ordered blocks into body, references and appendix, and render each as text."""
+    dehyph = Dehyphenator("\n".join(ln.text for b in blocks for ln in b.lines))
+    flat = _flat_lines(blocks)
+    start = find_references_start(blocks)
+    if start is None:
+        return ParsedText(render_paragraphs(blocks, dehyph), "", "", n_pages, False)
+    end = find_appendix_start(blocks, flat, start)
+    heading_at = start - 1 if start > 0 and is_references_heading(flat[start - 1][2].text) else start
+    body_blocks, rest = _split_blocks(blocks, flat, heading_at)
+    rest_flat = _flat_lines(rest)
+    skip = start - heading_at  # the heading line itself belongs to neither side
+    if end is not None:
+        ref_blocks, app_blocks = _split_blocks(rest, rest_flat, end - heading_at)
+    else:
+        ref_blocks, app_blocks = rest, []
+    if skip:
+        first = ref_blocks[0]
+        ref_blocks = ([_sub_block(first, first.lines[1:])] if len(first.lines) > 1 else []) + ref_blocks[1:]
+    references = render_references(ref_blocks, dehyph)
+    return ParsedText(
+        body=render_paragraphs(body_blocks, dehyph),
+        references=references,
+        appendix=render_paragraphs(app_blocks, dehyph),
+        n_pages=n_pages,
+        has_references=bool(references),
+    )

@@ -1,0 +1,82 @@
+"""``reflong-build parse``: downloaded PDFs -> clean text, references section and token chunks."""
+
+from __future__ import annotations
+
+import click
+
+from reflong.cli.options import db_option
+from reflong.db.engine import open_store
+from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
+from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
+from reflong.progress import tqdm_progress
+
+
+@click.command()
+@db_option
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
+@click.option(
+    "--chunk-tokens",
+    type=click.IntRange(64, 100_000),
+    default=DEFAULT_CHUNK_TOKENS,
+    show_default=True,
+    help="Largest chunk in tokens; chunks other than a section's last hold at least half of it.",
+)
+@click.option(
+    "--tokenizer",
+    default=DEFAULT_TOKENIZER,
+    show_default=True,
+    help="o200k_base, cl100k_base or a path to a Hugging Face tokenizer.json.",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(1),
+    default=120,
+    show_default=True,
+    help="Seconds one PDF may take before its worker is stopped and the PDF recorded.",
+)
+@click.option(
+    "--memory-mb",
+    type=click.IntRange(0),
+    default=2048,
+    show_default=True,
+    help="Memory cap per worker in MiB (0: none).",
+)
+@click.option("--retry-failed", is_flag=True, help="Parse again PDFs that failed with this parser version.")
+def parse(
+    db_path: str,
+    workers: int,
+    chunk_tokens: int,
+    tokenizer: str,
+    timeout_s: float,
+    memory_mb: int,
+    retry_failed: bool,
+) -> None:
+    """Parse every downloaded, not-yet-parsed PDF into body, references and ~1K-token chunks.
+
+    Reruns parse only what is missing (keyed by PDF sha256 and parser version).
+    """
+    settings = ParseSettings(
+        workers=workers,
+        chunk_tokens=chunk_tokens,
+        tokenizer=tokenizer,
+        timeout_s=timeout_s,
+        memory_mb=memory_mb,
+        retry_failed=retry_failed,
+    )
+    report = run_parse(open_store(db_path), settings, progress=tqdm_progress)
+    rate = f", {report.pages / report.seconds:.0f} pages/s" if report.seconds and report.pages else ""
+    click.echo(
+        f"parsed {report.parsed} PDFs ({report.pages} pages, {report.chunks} chunks{rate}); "
+        f"{report.without_references} without a references section; "
+        f"{report.skipped} already parsed; failed {report.failed}"
+        + (
+            " (" + ", ".join(f"{k}={v}" for k, v in sorted(report.failures.items())) + ")"
+            if report.failures
+            else ""
+        )
+    )
+
+
+COMMANDS = [parse]

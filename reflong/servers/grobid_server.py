@@ -1,0 +1,144 @@
+"""A local stand-in for a GROBID server that answers with recorded, real GROBID TEI files.
+
+It speaks the REST endpoints ``grobid_client`` calls (GET /api/isalive, /api/version,
+/api/health; multipart POST /api/processReferences, /api/processFulltextDocument,
+/api/processHeaderDocument with the PDF in the ``input`` field) and picks the TEI by the *bytes*
+of the uploaded PDF (SHA-256 of the corpus PDF named like the TEI file), so the real client call,
+the TEI parsing and the resolution all run for real, offline. An unknown PDF gets GROBID's own
+answer to bad input: HTTP 500 ``[BAD_INPUT_DATA]``.
+
+    python -m reflong.servers.grobid_server --corpus ../shared/corpus --port 8070
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import threading
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+PROCESS_ENDPOINTS = ("processReferences", "processFulltextDocument", "processHeaderDocument")
+
+
+def tei_by_pdf_hash(corpus_dir: Path) -> dict[str, Path]:
+    """SHA-256 of each corpus PDF that has a recorded TEI (``grobid/<id>.tei.xml``) -> that TEI."""
+    out: dict[str, Path] = {}
+    for tei in sorted((corpus_dir / "grobid").glob("*.tei.xml")):
+        pdf = corpus_dir / "pdf" / (tei.name.removesuffix(".tei.xml") + ".pdf")
+        if pdf.is_file():
+            out[hashlib.sha256(pdf.read_bytes()).hexdigest()] = tei
+    return out
+
+
+def _uploaded_pdf(content_type: str, body: bytes) -> bytes | None:
+    message = BytesParser(policy=default_policy).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body
+    )
+    if not message.is_multipart():
+        return None
+    for part in message.iter_parts():
+        if part.get_param("name", header="content-disposition") == "input":
+            return part.get_payload(decode=True)
+    return None
+
+
+class GrobidStandIn:
+    """Serve recorded TEI on 127.0.0.1; ``alive=False`` makes /api/isalive fail (503)."""
+
+    def __init__(self, corpus_dir: str | Path, port: int = 0, alive: bool = True) -> None:
+        self.teis = tei_by_pdf_hash(Path(corpus_dir))
+        self.alive = alive
+        self.requests: list[tuple[str, str]] = []  # (method, path) log, for tests
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # keep test output clean
+                return
+
+            def _send(self, status: int, body: bytes, ctype: str = "text/plain") -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0]
+                stand_in.requests.append(("GET", path))
+                if path == "/api/isalive":
+                    if stand_in.alive:
+                        self._send(200, b"true")
+                    else:
+                        self._send(503, b"false")
+                elif path == "/api/version":
+                    self._send(200, b"0.7.2")
+                elif path == "/api/health":
+                    self._send(
+                        200,
+                        json.dumps({"ready": True, "pool": {"maxActive": 1}}).encode(),
+                        "application/json",
+                    )
+                else:
+                    self._send(404, b"not found")
+
+            def do_POST(self) -> None:
+                path = self.path.split("?", 1)[0]
+                stand_in.requests.append(("POST", path))
+                service = path.removeprefix("/api/")
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                if service not in PROCESS_ENDPOINTS:
+                    self._send(404, b"not found")
+                    return
+                pdf = _uploaded_pdf(self.headers.get("Content-Type", ""), body)
+                if not pdf:
+                    self._send(400, b"[BAD_INPUT_DATA] no input file")
+                    return
+                tei = stand_in.teis.get(hashlib.sha256(pdf).hexdigest())
+                if tei is None:
+                    self._send(500, b"[BAD_INPUT_DATA] PDF to XML conversion failed")
+                    return
+                self._send(200, tei.read_bytes(), "application/xml")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> GrobidStandIn:
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> GrobidStandIn:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default="../shared/corpus", help="folder with pdf/ and grobid/")
+    parser.add_argument("--port", type=int, default=8070)
+    args = parser.parse_args()
+    server = GrobidStandIn(args.corpus, port=args.port)
+    print(f"GROBID stand-in on {server.url} with {len(server.teis)} recorded TEI files", flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

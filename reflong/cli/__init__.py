@@ -42,10 +42,22 @@ def main() -> None:
     """
 
 
-def _register() -> None:
-    from reflong.cli import audit_cmd, cite_cmd, ingest_cmd, parse_cmd, stats_cmd, synthetic_cmd
+# One command group per module, in the order `--help` lists them.
+COMMAND_MODULES = (
+    "ingest_cmd",
+    "parse_cmd",
+    "synthetic_cmd",  # reflong-build a / f
+    "cite_cmd",
+    "stats_cmd",
+    "audit_cmd",  # reflong-build report / audit
+)
 
-    for module in (ingest_cmd, stats_cmd, parse_cmd, cite_cmd, synthetic_cmd, audit_cmd):
+
+def _register() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"reflong.cli.{name}")
         for command in module.COMMANDS:
             main.add_command(command)
 

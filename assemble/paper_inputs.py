@@ -1,0 +1,120 @@
+"""Reading a build's inputs out of the store, and the resolver used to re-verify final texts.
+
+Keys are the seeds of a window (or an explicit seed list); documents are the pool and distractor
+papers of that window at the version their role pins, with the text the parse stage produced
+(body, then the references section). Positives come from accepted citation edges; audit verdicts
+are applied on top (see ``effective_positive``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from reflong.assemble.paper_build import PaperInputs
+from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
+from reflong.citations.resolve import SeedIndex, SeedTitle
+from reflong.citations.split import split_references
+from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed
+from reflong.errors import ReflongError
+from reflong.ingest.pdf_text import PARSER_VERSION
+
+
+def _ref(arxiv_id: str, version: int) -> str:
+    return f"{arxiv_id}v{version}"
+
+
+def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | None = None) -> PaperInputs:
+    """Keys, documents and edges of ``window``; ``seed_ids`` replaces the window's seeds."""
+    with Session(engine) as session:
+        roles = session.exec(select(PaperRole).where(PaperRole.window == window)).all()
+        if not roles:
+            raise ReflongError(
+                f"no papers have roles in window {window}: run `reflong-build ingest --since ...` first"
+            )
+        wanted_seeds = (
+            set(seed_ids) if seed_ids is not None else {r.arxiv_id for r in roles if r.role == "seed"}
+        )
+        seeds = {s.arxiv_id: s for s in session.exec(select(Seed)).all()}
+        papers = {(p.arxiv_id, p.version): p for p in session.exec(select(Paper)).all()}
+        first_dates = {p.arxiv_id: p.first_published for p in papers.values() if p.first_published}
+        parsed = {
+            d.pdf_sha256: d
+            for d in session.exec(
+                select(ParsedDoc).where(
+                    ParsedDoc.parser_version == PARSER_VERSION, ParsedDoc.status == "parsed"
+                )
+            ).all()
+        }
+        docs: dict[str, PaperDoc] = {}
+        distractors: set[str] = set()
+        for role in sorted(roles, key=lambda r: r.arxiv_id):
+            if role.role not in ("pool", "distractor"):
+                continue
+            paper = papers.get((role.arxiv_id, role.version))
+            text = parsed.get(paper.pdf_sha256) if paper and paper.pdf_sha256 else None
+            if paper is None or text is None:
+                continue  # not downloaded or not parsed: reported by `stats`, not usable here
+            doc = PaperDoc(
+                arxiv_id=paper.arxiv_id,
+                version=paper.version,
+                version_date=paper.version_date,
+                first_published=paper.first_published,
+                pdf_sha256=paper.pdf_sha256,
+                body=text.body_text.strip(),
+                references=text.references_text.strip(),
+            )
+            docs[doc.ref] = doc
+            if role.role == "distractor":
+                distractors.add(doc.ref)
+
+        positives: dict[str, dict[str, Evidence]] = defaultdict(dict)
+        cited: dict[str, set[str]] = defaultdict(set)
+        for edge in session.exec(select(Citation)).all():
+            ref = _ref(edge.citing_arxiv_id, edge.citing_version)
+            if ref not in docs:
+                continue
+            cited[ref].add(edge.seed_arxiv_id)
+            if edge.band == "accept" and edge.seed_arxiv_id in wanted_seeds:
+                best = positives[edge.seed_arxiv_id].get(ref)
+                if best is None or edge.score > best.score:
+                    positives[edge.seed_arxiv_id][ref] = Evidence(
+                        edge.reference, edge.method, edge.score, edge.band
+                    )
+
+        keys = []
+        for seed_id in sorted(wanted_seeds):
+            seed = seeds.get(seed_id)
+            title = (
+                seed.title if seed else next((p.title for (a, _), p in papers.items() if a == seed_id), None)
+            )
+            first = (seed.published if seed else None) or first_dates.get(seed_id)
+            if not title or not first:
+                continue
+            evidence = positives.get(seed_id, {})
+            keys.append(KeyCandidate(seed_id, title, first, tuple(sorted(evidence)), dict(evidence)))
+        titles = {s.arxiv_id: s.title for s in seeds.values()}
+    return PaperInputs(keys, docs, distractors, dict(cited), titles)
+
+
+class ResolverMatcher:
+    """Re-runs the built-in reference splitter and the resolver on a final references text.
+
+    One index over every seed of the build, as in resolution, so that near-miss seeds compete for
+    the same reference exactly as they did when the edges were made."""
+
+    def __init__(self, seeds: Iterable[KeyCandidate]) -> None:
+        self.index = SeedIndex(SeedTitle(k.arxiv_id, k.title, k.first_published) for k in seeds)
+
+    def __call__(self, references: str, key: KeyCandidate) -> Evidence | None:
+        entries, _style = split_references(references)
+        best: Evidence | None = None
+        for entry in entries:
+            for match in self.index.resolve(entry):
+                is_key = match.seed_id == key.arxiv_id and match.band == "accept"
+                if is_key and (best is None or match.score > best.score):
+                    best = Evidence(entry, match.method, match.score, match.band)
+        return best

@@ -1,0 +1,135 @@
+"""Writing a Paper build: Ref-Long JSON, the `datasets` parquet files, card and manifest.
+
+Reuses the writers every subset shares (``assemble.outputs``); what is Paper-specific is the
+extra columns (difficulty, key_arxiv_id, evidence, each document's arXiv id and version) and the
+provenance in the manifest: every paper with its version and PDF sha256.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from reflong.assemble import outputs
+from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask
+from reflong.assemble.prompts import paper_template
+from reflong.progress import ProgressFactory, null_progress
+
+TITLE = "Ref-Long-Paper (reflong-build)"
+DESCRIPTION = """
+Each task gives a model M arXiv papers (whole papers: body and references) and the title of a seed
+paper; the answer is the set of indexes of the papers that cite it. Positives are papers whose
+reference list cites the seed (accepted citation edges, re-verified on the exact text shown);
+negatives are distractors whose text version predates the seed's first version (they cannot cite
+it) and, for `hard`, papers that cite a similar-titled seed. The key and its positives are fixed
+across lengths; negatives accumulate and the order is reshuffled per length.
+"""
+
+
+def _features():
+    from datasets import List, Value
+
+    evidence = {
+        "index": Value("int32"),
+        "arxiv_id": Value("string"),
+        "version": Value("int32"),
+        "reference": Value("string"),
+        "method": Value("string"),
+        "score": Value("float64"),
+    }
+    return outputs.dataset_features(
+        extra_features={
+            "difficulty": Value("string"),
+            "key_arxiv_id": Value("string"),
+            "evidence": List(evidence),
+        },
+        extra_doc_features={
+            "arxiv_id": Value("string"),
+            "version": Value("int32"),
+            "pdf_sha256": Value("string"),
+        },
+    )
+
+
+def to_record(task: RenderedTask, layout: str) -> outputs.TaskRecord:
+    documents = tuple(
+        outputs.DocumentRecord(
+            index=i,
+            doc_id=doc.ref,
+            n_tokens=doc.n_tokens,
+            text=doc.text,
+            extra={"arxiv_id": doc.arxiv_id, "version": doc.version, "pdf_sha256": doc.pdf_sha256 or ""},
+        )
+        for i, doc in enumerate(task.documents)
+    )
+    return outputs.TaskRecord(
+        config=f"{task.difficulty}_{task.length}",
+        task_id=task.task_index,
+        subset="paper",
+        setting=task.difficulty,
+        length=task.length,
+        key=task.key.title,
+        documents=documents,
+        answer=task.answer,
+        prompt=task.prompt,
+        prompt_tokens=task.prompt_tokens,
+        layout=layout,
+        extra={"difficulty": task.difficulty, "key_arxiv_id": task.key.arxiv_id, "evidence": task.evidence()},
+    )
+
+
+def _report_section(report: BuildReport) -> str:
+    lines = [
+        "",
+        "## Ground truth checks",
+        "",
+        "- Keys used: " + ", ".join(f"{d}: {len(k)}" for d, k in report.keys_used.items()),
+        f"- Distractor false positives (resolver hits on papers that cannot cite the key by date): "
+        f"{len(report.distractor_false_positives)}",
+        f"- Tasks dropped by re-verification on final texts: {len(report.dropped_tasks)}",
+        f"- Positives dropped (final text does not reference the key): {len(report.dropped_positives)}",
+        f"- Papers left out by the token budget: {len(report.excluded_docs)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_paper_outputs(
+    out_dir: Path,
+    tasks: list[RenderedTask],
+    report: BuildReport,
+    settings: PaperSettings,
+    provenance: dict,
+    command: str = "reflong-build paper",
+    extra_files: tuple[Path, ...] = (),
+    progress: ProgressFactory = null_progress,
+) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
+    """Write every configuration (difficulty x length) and the card and manifest; return files."""
+    out_dir = Path(out_dir)
+    template = paper_template(settings.question_last)
+    by_config: dict[str, list[outputs.TaskRecord]] = defaultdict(list)
+    order: list[str] = []
+    for task in tasks:
+        record = to_record(task, template.name)
+        if record.config not in by_config:
+            order.append(record.config)
+        by_config[record.config].append(record)
+    features = _features()
+    files: list[Path] = []
+    stats: list[outputs.ConfigStats] = []
+    prompt_files: dict[str, str] = {}
+    with progress(total=len(order), desc="write", unit="config") as bar:
+        for config in order:
+            records = sorted(by_config[config], key=lambda r: r.task_id)
+            written = outputs.write_reflong_files(out_dir, config, records, template.name)
+            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
+            files += [*written, outputs.write_parquet(out_dir, config, records, features)]
+            stats.append(outputs.config_stats(config, records))
+            bar.update(1)
+    run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
+    card = out_dir / outputs.CARD_NAME
+    card_text = outputs.render_card(TITLE, DESCRIPTION, stats, run_settings, settings.tokenizer, prompt_files)
+    outputs.write_atomic(card, (card_text + _report_section(report)).encode("utf-8"))
+    files += [card, *extra_files]
+    inputs = provenance.get("papers", [])
+    manifest = outputs.write_manifest(out_dir, command, run_settings, inputs, files, stats)
+    return files, stats, manifest

@@ -232,7 +232,7 @@ def _doubt_order(row: QueueRow) -> tuple:
 def _near_duplicate_seeds(seeds: dict[str, str], keys: set[str] | None, cutoff: float) -> list[QueueRow]:
     """Seed pairs with near-duplicate titles (at least one of them a key of the build)."""
     ids = sorted(seeds)
-    if len(ids) < 2:
+    if len(ids) < 2 or cutoff > 100:  # above 100: the check is turned off
         return []
     titles = [seeds[i] for i in ids]
     matrix = process.cdist(

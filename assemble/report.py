@@ -21,8 +21,11 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from reflong.assemble import plots
+from reflong.assemble.audit import KIND_ORDER, build_queue
 from reflong.assemble.build_lookup import find_build
+from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
+from reflong.db.citations import Citation
 
 _DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -66,6 +69,10 @@ class ReportData:
     distractor_false_positives: list[dict]
     dropped_tasks: list[dict]
     outputs_check: dict[str, str]  # answers file -> "ok" | what differs
+    edge_scores: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (method, band) -> scores
+    edge_counts: dict[str, int] = field(default_factory=dict)  # effective band -> edges (verdicts applied)
+    verdicts: dict[str, int] = field(default_factory=dict)  # verdict -> edges of this build's keys
+    queue: dict[str, int] = field(default_factory=dict)  # audit queue kind -> rows
 
 
 def _ref_long_sizes(folder: Path) -> dict[str, Counter]:
@@ -118,7 +125,18 @@ def collect_report(
             .where(BuildTask.build_id == build.id)
             .order_by(BuildTask.difficulty, BuildTask.length, BuildTask.task_index)
         ).all()
+        edges = session.exec(
+            select(Citation).where(Citation.seed_arxiv_id.in_(sorted({t.key_arxiv_id for t in tasks})))
+        ).all()
+        verdicts = verdicts_for(session)
     report = json.loads(build.report_json or "{}")
+    edge_scores: dict[tuple[str, str], list[float]] = {}
+    for e in edges:
+        edge_scores.setdefault((e.method, e.band), []).append(float(e.score))
+    decided = apply_verdicts(edges, verdicts)
+    edge_counts = dict(sorted(Counter(d.band for d in decided).items()))
+    verdict_counts = dict(sorted(Counter(d.verdict.verdict for d in decided if d.verdict).items()))
+    queue = Counter(r.kind for r in build_queue(engine, build.id))
     settings: dict[str, SettingStats] = {}
     key_docs: dict[str, set[str]] = {}
     key_tasks: dict[str, set[tuple[str, int]]] = {}
@@ -156,6 +174,10 @@ def collect_report(
         distractor_false_positives=list(report.get("distractor_false_positives", [])),
         dropped_tasks=list(report.get("dropped_tasks", [])),
         outputs_check=_check_outputs(build, tasks),
+        edge_scores={k: sorted(v) for k, v in sorted(edge_scores.items())},
+        edge_counts=edge_counts,
+        verdicts=verdict_counts,
+        queue={kind: queue[kind] for kind in KIND_ORDER if queue[kind]},
     )
 
 
@@ -286,6 +308,38 @@ def _fp_section(data: ReportData) -> str:
     return intro + _table(["seed", "distractor", "reference string", "score"], rows)
 
 
+def _edges_section(data: ReportData) -> str:
+    if not data.edge_scores:
+        return _none("No citation edges point at this build's keys.")
+    figure = plots.scores_by_method_and_band(data.edge_scores, "fig-edge-scores")
+    methods = sorted({m for m, _ in data.edge_scores})
+    bands = ["accept", "review", "reject"]
+    rows, ids = [], []
+    for m in methods:
+        rows.append([m] + [str(len(data.edge_scores.get((m, b), []))) for b in bands])
+        ids.append([None] + [f"edges:{m}:{b}" for b in bands])
+    table = _table(["method", *bands], rows, ids)
+    decided = ", ".join(f"{n} {band}" for band, n in data.edge_counts.items())
+    verdicts = ", ".join(f"{n} {v}" for v, n in data.verdicts.items()) or "none yet"
+    note = (
+        "<p>Resolver bands as stored (before verdicts). With verdicts applied, as builds use them: "
+        f"{escape(decided)}. Verdicts on these edges: {escape(verdicts)}.</p>"
+    )
+    return f"<figure>{figure}</figure>{note}{table}"
+
+
+def _queue_section(data: ReportData) -> str:
+    intro = (
+        "<p>Rows of <code>reflong-build audit --build ID</code>, most doubtful first; "
+        "<code>audit export --csv FILE</code> writes them as a review sheet.</p>"
+    )
+    if not data.queue:
+        return intro + _none("Nothing to review.")
+    rows = [[kind, str(n)] for kind, n in data.queue.items()]
+    ids = [[None, f"queue:{kind}"] for kind in data.queue]
+    return intro + _table(["kind", "rows"], rows, ids)
+
+
 def _dropped_section(data: ReportData) -> str:
     if not data.dropped_tasks:
         return _none("No task failed re-verification on its final texts.")
@@ -314,6 +368,7 @@ def render_report(data: ReportData) -> str:
             _card("keys", len(data.keys), "keys"),
             _card("dropped tasks", len(data.dropped_tasks), "dropped_tasks", warn=bool(data.dropped_tasks)),
             _card("distractor false positives", fp, "distractor_false_positives", warn=bool(fp)),
+            _card("review queue", sum(data.queue.values()), "review_queue", warn=bool(data.queue)),
         ]
     )
     settings_json = escape(json.dumps(b["settings"], sort_keys=True))
@@ -326,7 +381,9 @@ def render_report(data: ReportData) -> str:
         ("Prompt tokens per setting", _tokens_section(data)),
         ("Answer-set sizes per setting", _answers_section(data)),
         ("Positives per key", _keys_section(data)),
+        ("Edge scores by band and method", _edges_section(data)),
         ("Distractor false positives", _fp_section(data)),
+        ("Review queue", _queue_section(data)),
         ("Tasks dropped by re-verification", _dropped_section(data)),
         ("Outputs", _outputs_section(data)),
     ]

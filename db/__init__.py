@@ -10,6 +10,7 @@ from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure
 from reflong.db.text import Chunk, ParsedDoc
+from reflong.db.views import ensure_views as ensure_views  # browsing views + FTS (after all tables)
 
 __all__ = [
     "DEFAULT_DB_PATH",

@@ -11,7 +11,7 @@ import json
 import random
 from pathlib import Path
 
-from reflong.db import Build, BuildTask, open_store, session_for
+from reflong.db import Build, BuildTask, Citation, Seed, open_store, session_for
 
 EVIL_TITLE = 'Attention <script>alert("x")</script> & Friends'
 KEYS = {
@@ -20,6 +20,13 @@ KEYS = {
     "2403.00003": ("Gamma: Long Context Retrieval", 4),
 }
 LENGTHS = (("30K", 8), ("45K", 12))
+# Edges per citing paper, cycling: (method, score, band) of each of its reference entries.
+EDGES = (
+    (("arxiv_id", 100.0, "accept"),),
+    (("title", 97.0, "accept"), ("title", 80.0, "review")),
+    (("title", 91.0, "accept"),),
+    (("doi", 100.0, "accept"), ("title", 65.0, "reject")),
+)
 
 
 def make_build(db_path: Path, out_dir: Path, n_tasks: int = 12) -> int:
@@ -79,6 +86,23 @@ def make_build(db_path: Path, out_dir: Path, n_tasks: int = 12) -> int:
                         )
                     )
                     files.setdefault(f"{difficulty}_{label}", {})[str(i)] = [title, answer]
+        for seed, (title, m) in KEYS.items():
+            s.add(Seed(arxiv_id=seed, title=title, published="2024-03-05"))
+            for j in range(m):
+                for order, (method, score, band) in enumerate(EDGES[j % len(EDGES)], start=1):
+                    s.add(
+                        Citation(
+                            citing_arxiv_id=f"2405.{seed[-1]}{j:04d}",
+                            citing_version=1,
+                            seed_arxiv_id=seed,
+                            ref_order=order,
+                            reference=f"[{order}] A. Author. {title}. 2024.",
+                            method=method,
+                            score=score,
+                            author="unknown",
+                            band=band,
+                        )
+                    )
         s.commit()
         build_id = build.id
     for setting, answers in files.items():

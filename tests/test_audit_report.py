@@ -83,7 +83,7 @@ def test_report_matches_the_store_and_ref_long(built, data_dir):
     parser.close()
     assert parser.errors == [] and parser.stack == []
     assert parser.scripts == 0  # no script at all: neither ours nor one smuggled in by a title
-    assert parser.svg_ids == ["fig-prompt-tokens", "fig-answer-sizes", "fig-keys"]
+    assert parser.svg_ids == ["fig-prompt-tokens", "fig-answer-sizes", "fig-keys", "fig-edge-scores"]
     assert "<script" not in html.lower() and "&lt;script&gt;" in html
 
     # Independent figures straight from the SQLite file.
@@ -115,6 +115,15 @@ def test_report_matches_the_store_and_ref_long(built, data_dir):
             assert stats[f"answer_size_{n}:{setting}"] == f"{counts.get(n, 0)} / {theirs.get(n, 0)}"
     # Every task of key 2403.00003 has 4 answers, and its positives are the same 4 documents.
     assert stats["positives:2403.00003"] == "4" and stats["positives:2403.00002"] == "3"
+    # Edges of the build's keys (9 citing papers, cycling through EDGES), and the review queue.
+    edges = Counter(con.execute("SELECT method || ':' || band FROM citation").fetchall())
+    for (mb,), n in edges.items():
+        assert stats[f"edges:{mb}"] == str(n)
+    assert stats["edges:title:review"] == "3" and stats["edges:arxiv_id:accept"] == "3"
+    # Queue: 1 distractor hit, 3 review edges, 2 title-only accepts below 95, 1 dropped task.
+    assert stats["queue:distractor_fp"] == "1" and stats["queue:review"] == "3"
+    assert stats["queue:title_only"] == "2" and stats["queue:dropped_task"] == "1"
+    assert stats["review_queue"] == str(1 + 3 + 2 + 1 + int(stats.get("queue:near_dup_seeds", "0")))
     # The outputs folder agrees with the store.
     assert html.count("<td>ok</td>") == 4
     # Self-contained: inline SVG only, nothing fetched from elsewhere.

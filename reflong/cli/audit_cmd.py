@@ -60,7 +60,7 @@ def _scope_options(f):
         "--near-dup",
         type=float,
         default=None,
-        help="Seed titles at least this similar (rapidfuzz token_set_ratio) are listed [default: 75].",
+        help="Seed titles at least this similar (rapidfuzz token_set_ratio) are listed [default: 75; over 100: off].",
     )(f)
     return f
 

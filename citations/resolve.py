@@ -216,27 +216,31 @@ class SeedIndex:
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
             guess_words = len(norm(entry.title or "").split())
-            if title_score < t.contradiction and guess_words >= 3 and author != "match":
-                return Match(
-                    seed.info.arxiv_id,
-                    method,
-                    title_score,
-                    "review",
-                    title_score,
-                    author,
-                    "id-conflict: the id names this seed but title and authors disagree",
-                )
             if title_score < t.contradiction and guess_words >= 3:
+                if author != "match":
+                    return Match(
+                        seed.info.arxiv_id,
+                        method,
+                        round(title_score, 2),
+                        "review",
+                        round(title_score, 2),
+                        author,
+                        "id-conflict: the id names this seed but title and first author disagree",
+                    )
+                # Same id, same first author, other title: arXiv titles change between versions
+                # (GELU's v1 was "Bridging nonlinearities and stochastic regularizers ...").
                 return Match(
                     seed.info.arxiv_id,
                     method,
-                    title_score,
-                    "review",
-                    title_score,
+                    100.0,
+                    "accept",
+                    round(title_score, 2),
                     author,
-                    "id-conflict: the id names this seed but the title disagrees",
+                    f"{method} match; title differs but first author matches (retitled version?)",
                 )
-            return Match(seed.info.arxiv_id, method, 100.0, "accept", title_score, author, f"{method} match")
+            return Match(
+                seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
+            )
         score = title_score
         if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
             notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")

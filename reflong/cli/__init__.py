@@ -46,8 +46,10 @@ def main() -> None:
 COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
+    "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
     "cite_cmd",
+    "demo_cmd",
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
 )

@@ -135,23 +135,28 @@ def horizontal_bars(labels: Sequence[str], values: Sequence[int], xlabel: str, g
 
 
 def scores_by_method_and_band(points: Mapping[tuple[str, str], Sequence[float]], gid: str) -> str:
-    """Edge scores as dots: one column per method, coloured by band."""
+    """Edge scores as stacked histograms, one panel per method, stacked by band.
+
+    Histograms rather than dots: most scores sit at exactly 100 (id matches), which a strip plot
+    draws as one dot; bars show how many there are and where the review band begins."""
     methods = sorted({m for m, _ in points})
+    all_scores = [s for v in points.values() for s in v]
+    lo = min(50.0, 5 * (min(all_scores, default=50.0) // 5))
+    edges = [lo + 2.5 * i for i in range(int((100.5 - lo) / 2.5) + 1)]
+    if edges[-1] < 100.5:
+        edges.append(edges[-1] + 2.5)
     with matplotlib.rc_context(_RC):
-        fig, ax = _figure(max(4.0, 1.6 * len(methods) + 1.5), 3.2)
-        for band, color in BAND_COLORS.items():
-            for i, method in enumerate(methods):
-                scores = list(points.get((method, band), ()))
-                n = max(len(scores), 1)
-                offset = {"accept": -0.2, "review": 0.0, "reject": 0.2}[band]
-                xs = [i + offset - 0.08 + 0.16 * (j / n) for j in range(len(scores))]
-                ax.scatter(
-                    xs, scores, s=9, color=color, alpha=0.7, linewidths=0, label=band if i == 0 else None
-                )
-        ax.set_xticks(range(len(methods)), methods)
-        ax.set_xlim(-0.6, len(methods) - 0.4)
-        ax.set_ylabel("score")
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(frameon=False, fontsize=8, loc="lower right")
+        fig = Figure(figsize=(3.0 * len(methods) + 0.6, 2.6), layout="constrained")
+        axes = fig.subplots(1, len(methods), squeeze=False, sharey=True)[0]
+        for ax, method in zip(axes, methods, strict=True):
+            data = [list(points.get((method, band), ())) for band in BAND_COLORS]
+            ax.hist(data, bins=edges, stacked=True, color=list(BAND_COLORS.values()), label=list(BAND_COLORS))
+            ax.set_title(method)
+            ax.set_xlabel("score")
+            ax.grid(axis="y", alpha=0.3)
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        axes[0].set_ylabel("edges")
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
         fig.set_gid(gid)
         return to_svg(fig)

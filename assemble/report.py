@@ -97,7 +97,12 @@ def _check_outputs(build: Build, tasks: list[BuildTask]) -> dict[str, str]:
         ]
     out: dict[str, str] = {}
     for setting in sorted(expected, key=setting_order):
-        path = Path(build.out_dir) / f"{setting}_answers.json"
+        # `paper` writes answers/{setting}_answers.json; a flat Ref-Long-style folder works too.
+        name = f"{setting}_answers.json"
+        path = next(
+            (p for p in (Path(build.out_dir) / "answers" / name, Path(build.out_dir) / name) if p.is_file()),
+            Path(build.out_dir) / "answers" / name,
+        )
         if not path.is_file():
             out[path.name] = "missing"
             continue
@@ -189,7 +194,7 @@ main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .sub{color:#666;margin-bottom:16px}
 .cards{display:flex;flex-wrap:wrap;gap:10px}
-.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;min-width:140px}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px 12px;min-width:110px}
 .card b{display:block;font-size:22px} .card.warn b{color:#c0392b}
 figure{margin:8px 0;background:#fff;border:1px solid #e4e4e4;border-radius:6px;padding:8px;overflow-x:auto}
 figure svg{max-width:100%;height:auto}
@@ -199,6 +204,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.ref{max-width:520px;font-size:12px;color:#444}
 .none{color:#777;font-style:italic}
 details{margin:6px 0}
+pre{white-space:pre-wrap;word-break:break-word;background:#fff;border:1px solid #e4e4e4;padding:8px}
 """
 
 
@@ -371,7 +377,9 @@ def render_report(data: ReportData) -> str:
             _card("review queue", sum(data.queue.values()), "review_queue", warn=bool(data.queue)),
         ]
     )
-    settings_json = escape(json.dumps(b["settings"], sort_keys=True))
+    settings_table = _table(
+        ["setting", "value"], [[k, json.dumps(v)] for k, v in sorted(b["settings"].items())]
+    )
     sub = (
         f"build {escape(str(b['id']))} &middot; {escape(str(b['created_at']))} &middot; reflong-build "
         f"{escape(str(b['tool_version']))} &middot; subset {escape(str(b['subset']))} &middot; "
@@ -396,7 +404,7 @@ def render_report(data: ReportData) -> str:
         f'<h1>Build report</h1><div class="sub">{sub}</div>'
         f'<div class="cards">{cards}</div>'
         f"{body}"
-        f"<h2>Settings</h2><pre>{settings_json}</pre>"
+        f"<h2>Settings</h2>{settings_table}"
         f'<p class="sub">Outputs: {escape(b["out_dir"] or "-")}</p>'
         "</main></body></html>\n"
     )

@@ -27,6 +27,7 @@ from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation
 
+QUEUE_SHOWN = 25
 _DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
@@ -73,6 +74,7 @@ class ReportData:
     edge_counts: dict[str, int] = field(default_factory=dict)  # effective band -> edges (verdicts applied)
     verdicts: dict[str, int] = field(default_factory=dict)  # verdict -> edges of this build's keys
     queue: dict[str, int] = field(default_factory=dict)  # audit queue kind -> rows
+    queue_top: list = field(default_factory=list)  # the first QUEUE_SHOWN queue rows
 
 
 def _ref_long_sizes(folder: Path) -> dict[str, Counter]:
@@ -141,7 +143,8 @@ def collect_report(
     decided = apply_verdicts(edges, verdicts)
     edge_counts = dict(sorted(Counter(d.band for d in decided).items()))
     verdict_counts = dict(sorted(Counter(d.verdict.verdict for d in decided if d.verdict).items()))
-    queue = Counter(r.kind for r in build_queue(engine, build.id))
+    queue_rows = build_queue(engine, build.id)
+    queue = Counter(r.kind for r in queue_rows)
     settings: dict[str, SettingStats] = {}
     key_docs: dict[str, set[str]] = {}
     key_tasks: dict[str, set[tuple[str, int]]] = {}
@@ -183,6 +186,7 @@ def collect_report(
         edge_counts=edge_counts,
         verdicts=verdict_counts,
         queue={kind: queue[kind] for kind in KIND_ORDER if queue[kind]},
+        queue_top=queue_rows[:QUEUE_SHOWN],
     )
 
 
@@ -334,6 +338,12 @@ def _edges_section(data: ReportData) -> str:
     return f"<figure>{figure}</figure>{note}{table}"
 
 
+def _clip(text: str, limit: int = 320) -> str:
+    """Long author lists push the title out of sight, so the middle goes (the full string is in
+    `audit --format jsonl`): the head names the first authors, the tail holds title and venue."""
+    return text if len(text) <= limit else text[: limit // 3] + " … " + text[-(2 * limit) // 3 :]
+
+
 def _queue_section(data: ReportData) -> str:
     intro = (
         "<p>Rows of <code>reflong-build audit --build ID</code>, most doubtful first; "
@@ -343,7 +353,25 @@ def _queue_section(data: ReportData) -> str:
         return intro + _none("Nothing to review.")
     rows = [[kind, str(n)] for kind, n in data.queue.items()]
     ids = [[None, f"queue:{kind}"] for kind in data.queue]
-    return intro + _table(["kind", "rows"], rows, ids)
+    top = [
+        [
+            r.kind,
+            r.key,
+            r.citing_title or r.seed_title,
+            r.method,
+            "" if r.score is None else f"{r.score:.1f}",
+            r.reference,
+        ]
+        for r in data.queue_top
+    ]
+    shown = f"The first {len(top)} rows" if len(top) < sum(data.queue.values()) else "All rows"
+    detail = _table(["kind", "key", "citing paper (or seed)", "method", "score", "reference string"], top)
+    detail = detail.replace("<td>", '<td class="ref">')
+    return (
+        intro
+        + _table(["kind", "rows"], rows, ids)
+        + f"<details open><summary>{escape(shown)}</summary>{detail}</details>"
+    )
 
 
 def _dropped_section(data: ReportData) -> str:

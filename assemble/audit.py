@@ -230,37 +230,44 @@ def _doubt_order(row: QueueRow) -> tuple:
 
 
 def _near_duplicate_seeds(seeds: dict[str, str], keys: set[str] | None, cutoff: float) -> list[QueueRow]:
-    """Seed pairs with near-duplicate titles (at least one of them a key of the build)."""
+    """Seed pairs with near-duplicate titles (with a build: pairs involving one of its keys).
+
+    With a build only keys x seeds are scored (tens x thousands), not every pair of seeds."""
     ids = sorted(seeds)
     if len(ids) < 2 or cutoff > 100:  # above 100: the check is turned off
         return []
-    titles = [seeds[i] for i in ids]
+    rows_ids = ids if keys is None else sorted(k for k in keys if k in seeds)
     matrix = process.cdist(
-        titles, titles, scorer=fuzz.token_set_ratio, processor=utils.default_process, score_cutoff=cutoff
+        [seeds[i] for i in rows_ids],
+        [seeds[j] for j in ids],
+        scorer=fuzz.token_set_ratio,
+        processor=utils.default_process,
+        score_cutoff=cutoff,
+        workers=-1,
     )
-    rows = []
-    for i in range(len(ids)):
-        for j in range(i + 1, len(ids)):
-            score = float(matrix[i][j])
-            if score < cutoff or (keys is not None and ids[i] not in keys and ids[j] not in keys):
-                continue
-            rows.append(
-                QueueRow(
-                    "near_dup_seeds",
-                    f"{ids[i]}~{ids[j]}",
-                    "",
-                    None,
-                    "",
-                    ids[i],
-                    titles[i],
-                    titles[j],
-                    "token_set_ratio",
-                    round(score, 2),
-                    "",
-                    f"seed {ids[j]} has a near-duplicate title: their citing papers are easy to confuse",
-                )
-            )
-    return rows
+    pairs: dict[tuple[str, str], float] = {}
+    for r, a in enumerate(rows_ids):
+        for c, b in enumerate(ids):
+            score = float(matrix[r][c])
+            if a != b and score >= cutoff:
+                pairs[(min(a, b), max(a, b))] = score
+    return [
+        QueueRow(
+            "near_dup_seeds",
+            f"{a}~{b}",
+            "",
+            None,
+            "",
+            a,
+            seeds[a],
+            seeds[b],
+            "token_set_ratio",
+            round(score, 2),
+            "",
+            f"seed {b} has a near-duplicate title: their citing papers are easy to confuse",
+        )
+        for (a, b), score in sorted(pairs.items())
+    ]
 
 
 # ---------------------------------------------------------------- the review sheet

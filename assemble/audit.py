@@ -291,7 +291,10 @@ SHEET_COLUMNS = (
 
 
 def _cell(value: object) -> str:
-    """Spreadsheet-safe text: one line, and no leading = + - @ that a spreadsheet would run as a formula."""
+    """Spreadsheet-safe text: one line, and no leading = + - @ that a spreadsheet would run as a formula.
+
+    Import reads only ``key`` (which contains "->", so no spreadsheet turns it into a number, as it
+    would the bare id 2405.10000), ``verdict`` and ``why``; the other columns are for the reader."""
     text = " ".join(str("" if value is None else value).split())
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
@@ -333,7 +336,11 @@ def import_sheet(engine: Engine, path: Path, who: str | None = None) -> ImportRe
     if not path.is_file():
         raise ReflongError(f"{path}: no such file; give the sheet written by `reflong-build audit export`")
     with path.open(encoding="utf-8-sig", newline="") as f:
-        reader = csv.DictReader(f)
+        # Spreadsheets in many locales save "CSV" with ';' (or tabs): take the header's separator.
+        first = f.readline()
+        f.seek(0)
+        delimiter = max((",", ";", "\t"), key=first.count)
+        reader = csv.DictReader(f, delimiter=delimiter)
         header = [h.strip().lower() for h in (reader.fieldnames or [])]
         missing = [c for c in ("key", "verdict") if c not in header]
         if missing:

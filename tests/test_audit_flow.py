@@ -242,3 +242,30 @@ def test_datasette_serves_citing_pairs_and_searches_references(store):
     assert search.status_code == 200, search.text
     hits = search.json()
     assert [h["arxiv_id"] for h in hits] == ["2004.07180"] and "Graph kernels" in hits[0]["raw"]
+
+
+def test_sheet_is_spreadsheet_safe_and_semicolon_sheets_import(tmp_path, db_path):
+    from reflong.assemble.audit import QueueRow
+
+    evil = QueueRow(
+        "review", "2405.00001v1->2403.00001", "2405.00001", 1, "=HYPERLINK(\"http://x\")", "2403.00001",
+        "Seed", "+cmd|' /C calc'!A0\nsecond line", "title", 80.0, "review", "",
+    )  # fmt: skip
+    sheet = tmp_path / "s.csv"
+    assert export_sheet([evil], sheet) == 1
+    raw = sheet.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # BOM: spreadsheet programs then read UTF-8
+    row = next(csv.DictReader(sheet.open(encoding="utf-8-sig", newline="")))
+    assert (
+        row["citing_title"] == '\'=HYPERLINK("http://x")'
+        and row["reference"] == "'+cmd|' /C calc'!A0 second line"
+    )
+    semi = tmp_path / "semi.csv"
+    semi.write_text("key;verdict;why\n2405.00001v1->2403.00001;confirm;checked\n", encoding="utf-8")
+    engine = open_store(db_path)
+    assert import_sheet(engine, semi, who="eve").stored == 1
+    with Session(engine) as session:
+        assert verdicts_for(session)[EdgeKey("2405.00001", 1, "2403.00001")].why == "checked"
+    with pytest.raises(ReflongError, match="missing column"):
+        (tmp_path / "x.csv").write_text("id,verdict\n1,confirm\n")
+        import_sheet(engine, tmp_path / "x.csv")

@@ -104,3 +104,38 @@ def evaluate(engine: Engine, labels: list[dict]) -> Evaluation:
                 label_ref = next(c["reference"] for c in lab["cites"] if c["seed"] == seed)
                 ev.problems.append(f"MISSED {paper} -> {seed}: {why}; labelled reference: {label_ref[:160]}")
     return ev
+
+
+def pr_curve(
+    engine: Engine, labels: list[dict], seeds, accepts: list[float]
+) -> list[tuple[float, float, float]]:
+    """Pair-level (accept threshold, precision, recall) on the stored reference lists of the
+    labelled papers, resolving in memory (nothing is written) once per threshold."""
+    from reflong.citations.resolve import SeedIndex, Thresholds
+    from reflong.citations.resolve_stage import entry_of
+    from reflong.db.citations import Reference
+
+    with Session(engine) as session:
+        refs = {
+            lab["paper"]: session.exec(select(Reference).where(Reference.arxiv_id == lab["paper"])).all()
+            for lab in labels
+        }
+    out = []
+    for accept in accepts:
+        index = SeedIndex(seeds, Thresholds(accept=accept, review=min(accept, Thresholds().review)))
+        tp = fp = fn = 0
+        for lab in labels:
+            paper = lab["paper"]
+            got = {
+                m.seed_id
+                for r in refs[paper]
+                for m in index.resolve(entry_of(r))
+                if m.band == "accept" and m.seed_id != paper
+            }
+            amb = {a["seed"] for a in lab.get("ambiguous", [])}
+            gold = {c["seed"] for c in lab["cites"]}
+            tp += len((got & gold) - amb)
+            fp += len(got - gold - amb)
+            fn += len(gold - got - amb)
+        out.append((accept, tp / max(1, tp + fp), tp / max(1, tp + fn)))
+    return out

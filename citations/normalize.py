@@ -27,7 +27,10 @@ _APOSTROPHES = re.compile("['\u2018\u2019\u02bc`\u00b4]")
 # Characters that end a bibliographic field: the title of a reference is delimited by them.
 BOUNDARY_CHARS = '.?!,;()[]{}"\u201c\u201d\u00ab\u00bb'
 _BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)")
-_NON_ALNUM = re.compile(r"[^0-9a-z\s]")
+# Letters of any script survive (a CJK or Cyrillic title still compares), punctuation does not.
+_NON_ALNUM = re.compile(r"[^\w\s]|_")
+_TOKEN = re.compile(r"\x00|[^\W_]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _SPACES = re.compile(r"\s+")
 
 
@@ -41,8 +44,10 @@ def clean_unicode(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower case without accents ("Rozière" -> "roziere", "H´enaff" -> "henaff")."""
+    if text.isascii():  # fast path: most reference strings; only LaTeX accents to resolve
+        return _LATEX_ACCENT.sub(r"\1", _SPACING_ACCENT.sub("", text)).lower()
     text = unicodedata.normalize("NFKD", clean_unicode(text))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = _COMBINING.sub("", text)
     text = text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
     return text.lower()
 
@@ -72,12 +77,11 @@ def words_with_boundaries(text: str) -> tuple[list[str], list[bool]]:
     text = _BOUNDARY.sub(" \x00 ", _prepare(text))
     words: list[str] = []
     flags: list[bool] = []
-    for piece in text.split():
-        if piece == "\x00":
+    for token in _TOKEN.findall(text):
+        if token == "\x00":
             if flags:
                 flags[-1] = True
-            continue
-        for word in _NON_ALNUM.sub(" ", piece).split():
-            words.append(word)
+        else:
+            words.append(token)
             flags.append(False)
     return words, flags

@@ -25,13 +25,14 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 
 from rapidfuzz import fuzz
 
-from reflong.citations.entry_parse import ParsedEntry, find_years, parse_entry
+from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
 RESOLVER_VERSION = "resolve-1"
@@ -52,7 +53,7 @@ class Thresholds:
     review: float = 75.0
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
-    keys_per_seed: int = 3
+    keys_per_seed: int = 4
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -90,6 +91,7 @@ class _Seed:
     year: int | None
     author_phrase: str
     author_last: str
+    tokens: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -102,6 +104,7 @@ class _Ref:
     plain: str
     starts: list[int]
     years: list[int]
+    wordset: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
@@ -110,7 +113,7 @@ class _Ref:
         for w in words:
             starts.append(pos)
             pos += len(w) + 1
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw))
+        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -139,31 +142,43 @@ class SeedIndex:
             self.by_doi[f"10.48550/arxiv.{info.arxiv_id}".lower()] = len(self.seeds)
             if info.doi:
                 self.by_doi[info.doi.lower()] = len(self.seeds)
-            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last))
             toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
+            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last, frozenset(toks)))
             tokens.append(toks)
             for t in toks:
                 df[t] += 1
         self.postings: dict[str, list[int]] = defaultdict(list)
+        self.need: list[int] = []
         for i, toks in enumerate(tokens):
-            for t in sorted(toks, key=lambda t: (df[t], -len(t), t))[: self.thresholds.keys_per_seed]:
+            keys = sorted(toks, key=lambda t: (df[t], -len(t), t))[: self.thresholds.keys_per_seed]
+            for t in keys:
                 self.postings[t].append(i)
+            self.need.append(min(2, len(keys)))
 
     def __len__(self) -> int:
         return len(self.seeds)
 
     # --- candidates -------------------------------------------------------------------------
     def candidates(self, ref: _Ref) -> dict[int, str]:
-        """Seed index -> the method that proposed it (id and DOI before title)."""
-        out: dict[int, str] = {}
-        for w in set(ref.words):
-            for i in self.postings.get(w, ()):
-                out[i] = "title"
+        """Seed index -> the method that proposed it (id and DOI before title).
+
+        A title candidate must share two of its key words with the reference (one if the seed
+        has a single key word): one typo'd or truncated key still leaves the others, while a
+        common word alone no longer drags in every seed that happens to contain it."""
+        postings, need = self.postings, self.need
+        hits = Counter(chain.from_iterable(postings[w] for w in ref.wordset if w in postings))
+        out = {i: "title" for i, n in hits.items() if n >= need[i]}
         if ref.entry.doi and ref.entry.doi in self.by_doi:
             out[self.by_doi[ref.entry.doi]] = "doi"
         if ref.entry.arxiv_id and ref.entry.arxiv_id in self.by_id:
             out[self.by_id[ref.entry.arxiv_id]] = "arxiv_id"
         return out
+
+    def plausible(self, seed_i: int, ref: _Ref) -> bool:
+        """Cheap exact pre-check before the alignment: 60% of the seed's words must be there
+        (a typo, a split hyphenation or a truncation costs one or two words, not half)."""
+        toks = self.seeds[seed_i].tokens
+        return len(toks & ref.wordset) * 5 >= len(toks) * 3
 
     # --- evidence ---------------------------------------------------------------------------
     def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int]:
@@ -204,7 +219,8 @@ class SeedIndex:
         squashed = seed.author_phrase.replace(" ", "")
         if len(squashed) >= 4 and squashed in text.replace(" ", ""):
             return "match"
-        return "mismatch" if ref.entry.authors else "unknown"
+        # Names present (any word with letters) but not the seed's first author.
+        return "mismatch" if any(w.isalpha() and len(w) > 1 for w in region) else "unknown"
 
     # --- decision ---------------------------------------------------------------------------
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
@@ -215,6 +231,8 @@ class SeedIndex:
         notes: list[str] = []
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
+            if entry.title is None and not entry.authors:
+                entry = parse_entry(entry.raw)  # the title guess is needed only here
             guess_words = len(norm(entry.title or "").split())
             if title_score < t.contradiction and guess_words >= 3:
                 if author != "match":
@@ -267,10 +285,14 @@ class SeedIndex:
         """Every candidate seed of one reference that scored at least ``keep`` (or was named by id),
         best first. At most one ``accept`` per reference: a second one is demoted to review."""
         if isinstance(entry, str):
-            entry = parse_entry(entry)
+            # Ids are all the resolver needs up front; the full parse runs only on an id match.
+            arxiv_id, version = find_arxiv_id(entry)
+            entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
         out = []
         for seed_i, method in self.candidates(ref).items():
+            if method == "title" and not self.plausible(seed_i, ref):
+                continue
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)

@@ -26,6 +26,19 @@ MANIFEST_NAME = "manifest.json"
 CARD_NAME = "README.md"
 DATA_DIR = "data"
 ANSWERS_DIR = "answers"
+DEFAULT_COLUMNS = (
+    "task_id",
+    "subset",
+    "setting",
+    "length",
+    "n_documents",
+    "layout",
+    "key",
+    "documents [index, doc_id, n_tokens, text]",
+    "answer",
+    "prompt",
+    "prompt_tokens",
+)
 
 
 @dataclass(frozen=True)
@@ -85,11 +98,16 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_reflong_files(
-    out_dir: Path, config: str, tasks: Sequence[TaskRecord], prompt_dir: str
+    out_dir: Path,
+    config: str,
+    tasks: Sequence[TaskRecord],
+    prompt_dir: str = ".",
+    answers_dir: str = ANSWERS_DIR,
 ) -> list[Path]:
-    """``<prompt_dir>/<config>.json`` and ``answers/<config>_answers.json`` (the release layout)."""
+    """``<prompt_dir>/<config>.json`` and ``<answers_dir>/<config>_answers.json``: the release's
+    A/F layout is ``before/`` + ``answers/``; ``"."`` for both gives a flat folder (Paper)."""
     prompt_path = Path(out_dir) / prompt_dir / f"{config}.json"
-    answers_path = Path(out_dir) / ANSWERS_DIR / f"{config}_answers.json"
+    answers_path = Path(out_dir) / answers_dir / f"{config}_answers.json"
     write_atomic(prompt_path, reflong_json_bytes(prompts_mapping(tasks)))
     write_atomic(answers_path, reflong_json_bytes(answers_mapping(tasks)))
     return [prompt_path, answers_path]
@@ -148,15 +166,21 @@ def task_row(task: TaskRecord) -> dict:
 
 
 def write_parquet(out_dir: Path, config: str, tasks: Sequence[TaskRecord], features) -> Path:
-    """``data/<config>.parquet``, one row per task, via `datasets` (its schema travels along)."""
-    from datasets import Dataset
+    """``data/<config>.parquet``, one row per task, via `datasets` (its schema travels along).
+
+    The Dataset gets a fixed fingerprint: `datasets` would otherwise pickle-hash the whole table
+    just to name a cache entry we never use (40% of the write time)."""
+    from datasets import Dataset, DatasetInfo
+    from datasets.table import InMemoryTable
     from datasets.utils.logging import disable_progress_bar
 
     disable_progress_bar()  # the CLI shows its own bars; datasets' would interleave with them
     path = Path(out_dir) / DATA_DIR / f"{config}.parquet"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    Dataset.from_list([task_row(t) for t in tasks], features=features).to_parquet(str(tmp))
+    table = InMemoryTable.from_pylist([task_row(t) for t in tasks], schema=features.arrow_schema)
+    dataset = Dataset(table, info=DatasetInfo(features=features), fingerprint=f"reflong-{config}")
+    dataset.to_parquet(str(tmp))
     os.replace(tmp, path)
     return path
 
@@ -243,6 +267,8 @@ def render_card(
     tokenizer: str,
     prompt_files: Mapping[str, str],
     with_data: bool = True,
+    columns: Sequence[str] = DEFAULT_COLUMNS,
+    answers_dir: str = ANSWERS_DIR,
 ) -> str:
     """A Hugging Face dataset card: YAML ``configs`` (one per configuration, split ``test``) and
     statistics tables. ``prompt_files`` maps config -> its Ref-Long prompt file (relative);
@@ -262,12 +288,15 @@ def render_card(
         "",
         "## Files",
         "",
-        f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns task_id, subset, setting, length, "
-        "n_documents, layout, key, documents [index, doc_id, n_tokens, text], answer, prompt, "
-        "prompt_tokens).",
-        "- Ref-Long JSON, drop-in for Ref-Long's evaluation: "
-        + ", ".join(sorted({f"`{Path(p).parent}/`" for p in prompt_files.values()}))
-        + f' (`{{"i": [key, prompt]}}`) and `{ANSWERS_DIR}/` (`{{"i": [key, [indexes]]}}`).',
+        *(
+            [f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns {', '.join(columns)})."]
+            if with_data
+            else []
+        ),
+        "- Ref-Long JSON, drop-in for Ref-Long's evaluation: prompts in "
+        + ", ".join(sorted({f"`{Path(p).parent.as_posix()}/`" for p in prompt_files.values()}))
+        + f' (`{{"i": [key, prompt]}}`), answers in `{answers_dir}/<config>_answers.json` '
+        '(`{"i": [key, [indexes]]}`).',
         f"- `{MANIFEST_NAME}`: tool version, settings, input and output sha256.",
         "",
         "## Statistics",

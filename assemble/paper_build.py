@@ -9,7 +9,6 @@ task on final texts (invariant 1) -> render prompts and measure them exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -18,7 +17,8 @@ from reflong.assemble.paper_documents import fit_document
 from reflong.assemble.paper_model import KeyCandidate, PaperDoc
 from reflong.assemble.paper_sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
 from reflong.assemble.paper_verify import Verifier
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.assemble.prompts import Template, additive_tokenizer, paper_template, prompt_tokens
+from reflong.ingest.tokenizer import Tokenizer, get_tokenizer
 
 
 @dataclass(frozen=True)
@@ -102,9 +102,6 @@ class BuildReport:
 
     def to_json(self) -> dict:
         return json.loads(json.dumps(self.__dict__, sort_keys=True))
-
-
-PromptRenderer = Callable[[str, list[str], bool], str]
 
 
 def _fit_all(inputs: PaperInputs, settings: PaperSettings, report: BuildReport) -> dict[str, PaperDoc]:
@@ -193,7 +190,7 @@ def assemble_paper(
     inputs: PaperInputs,
     settings: PaperSettings,
     verifier: Verifier,
-    render: PromptRenderer,
+    template: Template | None = None,
 ) -> tuple[list[RenderedTask], BuildReport]:
     """All tasks of every difficulty and length, verified and rendered, plus what was left out."""
     report = BuildReport(keys_considered=len(inputs.keys))
@@ -205,6 +202,8 @@ def assemble_paper(
     ]
     pools = _negative_pools(inputs, fitted, keys, settings, verifier, report)
     tokenizer = get_tokenizer(settings.tokenizer)
+    template = template or paper_template(settings.question_last)
+    count_cache: dict[str, int] | None = {} if additive_tokenizer(settings.tokenizer) else None
     tasks: list[RenderedTask] = []
     for difficulty in settings.difficulties:
         plans, plan_report = plan_tasks(
@@ -219,7 +218,7 @@ def assemble_paper(
                     {"difficulty": difficulty, "task": plan.task_index, "why": problems}
                 )
                 continue
-            tasks.extend(_render(plan, fitted, render, settings, tokenizer))
+            tasks.extend(_render(plan, fitted, template, tokenizer, count_cache))
     return tasks, report
 
 
@@ -233,11 +232,26 @@ def _unsafe_dates(plan: TaskPlan, docs: dict[str, PaperDoc], distractors: set[st
 
 
 def _render(
-    plan: TaskPlan, docs: dict[str, PaperDoc], render: PromptRenderer, settings: PaperSettings, tokenizer
+    plan: TaskPlan,
+    docs: dict[str, PaperDoc],
+    template: Template,
+    tokenizer: Tokenizer,
+    count_cache: dict[str, int] | None,
 ):
+    """Prompts of every length of one plan, each with its exact token count.
+
+    With o200k/cl100k the count is summed over the prompt's pieces (head, document blocks), each
+    counted once and cached: exact for these encodings (``prompts.prompt_tokens``) and what keeps
+    800 prompts of 30K-75K tokens cheap. Other tokenizers count the whole prompt."""
     for label, refs in plan.documents.items():
         documents = tuple(docs[r] for r in refs)
-        prompt = render(plan.key.title, [d.text for d in documents], settings.question_last)
+        pieces = template.parts(plan.key.title, [d.text for d in documents])
+        prompt = "".join(pieces)
+        n_tokens = (
+            prompt_tokens(pieces, tokenizer.count, count_cache)
+            if count_cache is not None
+            else tokenizer.count(prompt)
+        )
         yield RenderedTask(
             plan.difficulty,
             label,
@@ -246,5 +260,5 @@ def _render(
             documents,
             plan.answers[label],
             prompt,
-            tokenizer.count(prompt),
+            n_tokens,
         )

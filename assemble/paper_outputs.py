@@ -26,6 +26,15 @@ across lengths; negatives accumulate and the order is reshuffled per length.
 """
 
 
+COLUMNS = (
+    *(c for c in outputs.DEFAULT_COLUMNS if not c.startswith("documents")),
+    "documents [index, doc_id, arxiv_id, version, pdf_sha256, n_tokens, text]",
+    "difficulty",
+    "key_arxiv_id",
+    "evidence [index, arxiv_id, version, reference, method, score]",
+)
+
+
 def _features():
     from datasets import List, Value
 
@@ -120,14 +129,23 @@ def write_paper_outputs(
     with progress(total=len(order), desc="write", unit="config") as bar:
         for config in order:
             records = sorted(by_config[config], key=lambda r: r.task_id)
-            written = outputs.write_reflong_files(out_dir, config, records, template.name)
+            written = outputs.write_reflong_files(out_dir, config, records, prompt_dir=".", answers_dir=".")
             prompt_files[config] = written[0].relative_to(out_dir).as_posix()
             files += [*written, outputs.write_parquet(out_dir, config, records, features)]
             stats.append(outputs.config_stats(config, records))
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME
-    card_text = outputs.render_card(TITLE, DESCRIPTION, stats, run_settings, settings.tokenizer, prompt_files)
+    card_text = outputs.render_card(
+        TITLE,
+        DESCRIPTION,
+        stats,
+        run_settings,
+        settings.tokenizer,
+        prompt_files,
+        columns=COLUMNS,
+        answers_dir=".",
+    )
     outputs.write_atomic(card, (card_text + _report_section(report)).encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])

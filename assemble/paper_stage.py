@@ -20,7 +20,6 @@ from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTas
 from reflong.assemble.paper_inputs import ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
 from reflong.assemble.paper_verify import Verifier
-from reflong.assemble.prompts import paper_template
 from reflong.db import Build, BuildTask, session_for
 from reflong.errors import ReflongError
 from reflong.progress import ProgressFactory, null_progress
@@ -108,10 +107,7 @@ def run_paper_build(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
         )
     verifier = Verifier(ResolverMatcher(inputs.keys))
-    template = paper_template(settings.question_last)
-    tasks, report = assemble_paper(
-        inputs, settings, verifier, lambda key, docs, _last: template.render(key, docs)
-    )
+    tasks, report = assemble_paper(inputs, settings, verifier)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
         raise ReflongError(

@@ -14,8 +14,9 @@ appendix"). Every prompt is ``head + document block + tail``:
 
 ``Template.parts`` returns the pieces separately because a prompt's token count is the sum of its
 pieces' counts for the built-in BPE encodings (each block ends with ``"}\\n\\n"``, where their
-pre-tokenizers always split); the synthetic builders use that to measure 1,800 prompts without
-re-encoding every document each time it appears.
+pre-tokenizers always split, and ``split_block`` shows the split inside a block); the synthetic
+builders use that to measure 1,800 prompts without re-encoding a document each time it appears.
+Tests compare the sums with whole-prompt counts.
 """
 
 from __future__ import annotations
@@ -90,6 +91,13 @@ _F_FORMAT_LAST = ' Please provide your answer in the following format without ex
 def document_block(index: int, text: str) -> str:
     """One numbered document exactly as Ref-Long writes it: ``0: {text}`` and a blank line."""
     return f"{index}: {{{text}}}\n\n"
+
+
+def split_block(index: int, text: str) -> tuple[str, str]:
+    """``document_block`` as (``"0:"``, ``" {text}\n\n"``): the built-in BPE pre-tokenizers always
+    split after the colon (a digit run, then a punctuation run that cannot take the space), so a
+    document's count is the same at every position and is counted once per document."""
+    return f"{index}:", f" {{{text}}}\n\n"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reflong.assemble import outputs
-from reflong.assemble.prompts import Template, additive_tokenizer, prompt_tokens
+from reflong.assemble.prompts import Template, additive_tokenizer, split_block
 from reflong.assemble.sampling import answer_positions, cumulative_tasks
 from reflong.errors import ReflongError
 from reflong.progress import ProgressFactory, null_progress
@@ -100,7 +100,19 @@ def build_configs(
     )
     doc_tokens: dict[int, int] = {}
     additive = additive_tokenizer(tokenizer.name)
-    piece_cache: dict[str, int] = {}
+    cache: dict[str, int] = {}  # heads, tails and "i:" labels
+    bodies: dict[int, int] = {}  # candidate -> tokens of its ' {text}\n\n' (position-independent)
+
+    def cached(text: str) -> int:
+        if text not in cache:
+            cache[text] = tokenizer.count(text)
+        return cache[text]
+
+    def body(d: int) -> int:
+        if d not in bodies:
+            bodies[d] = tokenizer.count(split_block(0, cands[d].text)[1])
+        return bodies[d]
+
     for length in lengths:
         config = f"{spec.setting}_{length.label}"
         tasks = []
@@ -109,13 +121,16 @@ def build_configs(
                 docs = s.docs[length.n_documents]
                 key = spec.key_label(s.key)
                 texts = [cands[d].text for d in docs]
-                pieces = template.parts(key, texts, **spec.context)
-                prompt = "".join(pieces)
-                n_prompt = (
-                    prompt_tokens(pieces, tokenizer.count, piece_cache)
-                    if additive
-                    else tokenizer.count(prompt)
-                )
+                prompt = template.render(key, texts, **spec.context)
+                if additive:
+                    head, tail = template.fill(key, **spec.context)
+                    n_prompt = (
+                        cached(head)
+                        + cached(tail)
+                        + sum(cached(f"{i}:") + body(d) for i, d in enumerate(docs))
+                    )
+                else:
+                    n_prompt = tokenizer.count(prompt)
                 records = []
                 for pos, d in enumerate(docs):
                     if d not in doc_tokens:

@@ -15,6 +15,7 @@ insertions), exactly the release's calls when given its seed.
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -80,7 +81,7 @@ def release_chunks(haystack_dir: Path) -> list[list[str]]:
                 f"--preset reflong2025 needs {path.name} in {haystack_dir} (the essays of "
                 "gkamradt/LLMTest_NeedleInAHaystack, PaulGrahamEssays/)"
             )
-        texts.append(path.read_text(encoding="utf-8"))
+        texts.append(_read(path))
     pieces = "".join(texts).replace("\n", " ").split(" ")
     need = RELEASE_WORDS_PER_DOC * RELEASE_N_DOCS
     if len(pieces) < need:
@@ -90,47 +91,90 @@ def release_chunks(haystack_dir: Path) -> list[list[str]]:
     ]
 
 
-def budget_chunks(haystack_dir: Path, count, budget: int, seed: int | str) -> list[list[str]]:
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReflongError(f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def readable_essays(haystack_dir: Path, warn=None) -> list[tuple[Path, str]]:
+    """Every ``*.txt`` essay that reads as UTF-8; an unreadable one is reported through ``warn``
+    and skipped, so one bad file does not stop a build."""
+    out = []
+    for path in essay_files(haystack_dir):
+        try:
+            out.append((path, _read(path)))
+        except ReflongError as exc:
+            if warn is not None:
+                warn(f"skipped: {exc}")
+    if not out:
+        raise ReflongError(f"no readable essay in {haystack_dir}")
+    return out
+
+
+def release_input_files(haystack_dir: Path) -> list[Path]:
+    """The essays the preset reads (the release order), for the manifest."""
+    return [Path(haystack_dir) / f"{name}.txt" for name in RELEASE_ESSAY_ORDER]
+
+
+def budget_chunks(
+    haystack_dir: Path, count, budget: int, seed: int | str, essays: list[tuple[Path, str]] | None = None
+) -> list[list[str]]:
     """Cut the essays into consecutive word chunks of at most ``budget`` tokens each, as full as
     possible (``count`` is the tokenizer's count function). The essay order is a seeded shuffle,
-    as in the paper's "randomly concatenates"; a last chunk under 98% of the budget is dropped."""
-    files = essay_files(haystack_dir)
-    random.Random(f"{seed}/essay-order").shuffle(files)
-    words = "\n".join(f.read_text(encoding="utf-8") for f in files).split()
+    as in the paper's "randomly concatenates"; a last chunk under 98% of the budget is dropped.
+    (With o200k/cl100k a chunk lands within a few tokens of the budget; a coarse tokenizer whose
+    words cost many tokens can fall further short.)"""
+    essays = list(essays if essays is not None else readable_essays(haystack_dir))
+    random.Random(f"{seed}/essay-order").shuffle(essays)
+    words = "\n".join(text for _, text in essays).split()
+    # Per-word counts (with the joining space) give a near-exact first guess of each cut; the
+    # exact count of the joined text then moves the cut a few words at most.
+    cost: dict[str, int] = {}
+    prefix = [0]
+    for w in words:
+        if w not in cost:
+            cost[w] = count(" " + w)
+        prefix.append(prefix[-1] + cost[w])
     chunks: list[list[str]] = []
     start = 0
-    ratio = 1.3  # words per token, refined as we go; only a starting guess for the search
     while start < len(words):
-        end = _fill(words, start, budget, count, ratio)
+        guess = bisect.bisect_right(prefix, prefix[start] + budget, lo=start) - 1
+        end = _fill(words, start, budget, count, max(guess, start + 1))
         chunk = words[start:end]
-        n = count(" ".join(chunk))
-        if n < 0.98 * budget:
+        if not chunk or (end == len(words) and count(" ".join(chunk)) < 0.98 * budget):
             break  # the haystack's tail is too short for a full document
         chunks.append(chunk)
-        ratio = len(chunk) / n
         start = end
     return chunks
 
 
-def _fill(words: Sequence[str], start: int, budget: int, count, ratio: float) -> int:
-    """The largest ``end`` with count(words[start:end]) <= budget (counts grow with ``end``)."""
+def _fill(words: Sequence[str], start: int, budget: int, count, guess: int) -> int:
+    """The largest ``end`` with count(words[start:end]) <= budget (counts grow with ``end``),
+    searched outwards from ``guess`` by doubling steps, then bisected."""
 
     def fits(end: int) -> bool:
         return count(" ".join(words[start:end])) <= budget
 
-    guess = min(len(words), start + max(1, int(budget * ratio)))
-    lo, hi = start, guess
+    guess = min(guess, len(words))
     if fits(guess):
-        lo, step = guess, max(8, int(budget * ratio * 0.05))
-        while lo < len(words):
+        lo, step = guess, 1
+        while True:
             hi = min(len(words), lo + step)
+            if hi == lo:
+                return lo
             if not fits(hi):
                 break
             lo, step = hi, step * 2
-        else:
-            return len(words)
-    # invariant: fits(lo) (or lo == start), not fits(hi)
-    while hi - lo > 1:
+    else:
+        hi, step = guess, 1
+        while True:
+            lo = max(start, hi - step)
+            if lo == start or fits(lo):
+                break
+            hi, step = lo, step * 2
+    while hi - lo > 1:  # fits(lo) (or lo == start), not fits(hi)
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid) else (lo, mid)
     return lo
@@ -229,6 +273,7 @@ def default_specs(
     max_documents: int,
     key_style: str = "stars",
     n_candidates: int | None = None,
+    essays: list[tuple[Path, str]] | None = None,
 ) -> list[SettingSpec]:
     """Our default: documents of ``doc_tokens`` tokens (key sentences included), candidates
     enough for ``max_documents`` per task (``n_candidates``, else max(100, 2 x max) capped by
@@ -241,7 +286,7 @@ def default_specs(
         if base < 0.5 * doc_tokens:
             raise ReflongError(f"--doc-tokens {doc_tokens} is too small for {MODES[mode]} key sentences")
         if base not in chunk_cache:
-            chunk_cache[base] = budget_chunks(haystack_dir, tokenizer.count, base, seed)
+            chunk_cache[base] = budget_chunks(haystack_dir, tokenizer.count, base, seed, essays)
         chunks = chunk_cache[base]
         n = n_candidates or min(len(chunks), max(RELEASE_N_DOCS, 2 * max_documents))
         if n > len(chunks) or n < max_documents:

@@ -27,7 +27,7 @@ from reflong.ingest.netpolicy import (
     make_session,
     retry_after_seconds,
 )
-from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ class PoliteArxivClient(arxiv.Client):
         self.query_url_format = self.base_url + "/api/query?{}"
         self.policy = policy
         self.politeness = politeness or Politeness(policy.delay)
+        self._session.close()  # the library's own session: replaced by the shared, pooled one
         self._session = session or make_session()
         self.on_page: Callable[[int], None] | None = None  # called with each page's entry count
         self.requests_made = 0
@@ -76,9 +77,9 @@ class PoliteArxivClient(arxiv.Client):
             self.requests_made += 1
             try:
                 resp = self._session.get(url, timeout=self.policy.timeouts)
-            except requests.Timeout:
+            except requests.ReadTimeout:
                 problem = f"no answer within {self.policy.timeout:g} s"
-            except requests.ConnectionError as exc:
+            except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout
                 connect_failures += 1
                 if connect_failures > self.policy.connect_retries:
                     raise NetworkError(unreachable_message(self.base_url, connection_reason(exc))) from None
@@ -137,9 +138,6 @@ class PoliteArxivClient(arxiv.Client):
         return f"{self.base_url}/pdf/{arxiv_id}v{version}" if version else f"{self.base_url}/pdf/{arxiv_id}"
 
 
-_WITHDRAWN_MARKERS = ("withdrawn", "has been withdrawn")
-
-
 def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta:
     """An ``arxiv.Result`` as ``PaperMeta`` (``published`` is v1's date, ``updated`` this version's)."""
     arxiv_id, version = split_versioned_id(result.get_short_id())
@@ -155,6 +153,6 @@ def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta
         version_date=result.updated.date().isoformat() if version else None,
         doi=result.doi or None,
         comment=comment,
-        withdrawn=bool(comment and any(m in comment.lower() for m in _WITHDRAWN_MARKERS)),
+        withdrawn=is_withdrawn(comment),
         pdf_url=client.pdf_url(arxiv_id, version),
     )

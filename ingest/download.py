@@ -149,15 +149,18 @@ def download(
                         reason=f"http-{resp.status_code}",
                         message=f"HTTP {resp.status_code} for {url}",
                     )
+                elif resp.status_code == 206 and _range_start(resp) != have:
+                    part.unlink(missing_ok=True)  # not the range we asked for: start over
+                    problem = "unexpected Content-Range"
                 else:
-                    resumed = resp.status_code == 206 and _range_start(resp) == have
+                    resumed = resp.status_code == 206
                     with part.open("ab" if resumed else "wb") as fh:
                         for block in resp.iter_content(_CHUNK):
                             fh.write(block)
                     return _commit(part, final, "fetched")
-        except requests.Timeout:
+        except requests.ReadTimeout:
             problem = f"no answer within {policy.timeout:g} s"
-        except requests.ConnectionError as exc:
+        except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout, broken body
             # Either the host is unreachable or the body broke off (a hang, a reset): the bytes
             # received so far stay in the .part file and the next try resumes from there.
             reason = connection_reason(exc)

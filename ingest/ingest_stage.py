@@ -127,12 +127,21 @@ def _select(
 
     seen: dict[str, str] = {}
     chosen, distractors = [], []
-    with progress(total=len(build.windows()), desc="metadata", unit="window") as bar:
+    with progress(total=None, desc="metadata pages", unit="page") as bar:
+        entries = 0
+
+        def page_done(n: int) -> None:
+            nonlocal entries
+            entries += n
+            bar.update(1)
+            bar.set_postfix_str(f"{entries} entries")
+
+        source.on_page(page_done)
         for window in build.windows():
             for meta in source.window(window, categories, settings.max_papers):
                 if meta.arxiv_id in seen:
                     skip(
-                        meta.arxiv_id,
+                        f"{meta.arxiv_id}@{window.role}",
                         "duplicate-id",
                         f"in the {seen[meta.arxiv_id]} and the {window.role} window; kept the first",
                     )
@@ -142,7 +151,7 @@ def _select(
                     skip(meta.arxiv_id, "withdrawn", f"{meta.vid} is withdrawn: {meta.comment or ''}".strip())
                 elif not meta.title:
                     skip(meta.arxiv_id, "missing-title", f"{meta.vid} has no title")
-                elif not window.contains(meta.first_published):
+                elif not window.contains(meta.first_published, slack_days=1):
                     skip(
                         meta.arxiv_id,
                         "missing-date" if not meta.first_published else "date-outside-window",
@@ -152,10 +161,9 @@ def _select(
                     distractors.append(meta)
                 else:
                     chosen.append((window.role, meta))
-            bar.update(1)
-            bar.set_postfix_str(f"{window.role}: {sum(1 for r in seen.values() if r == window.role)}")
+        versions = pick_versions(distractors, build.cutoff, source.lookup)
+        source.on_page(None)
 
-    versions = pick_versions(distractors, build.cutoff, source.lookup)
     for meta in distractors:
         pick = versions[meta.arxiv_id]
         if pick is None:

@@ -19,10 +19,9 @@ from datetime import date
 from pathlib import Path
 
 from reflong.errors import ReflongError
-from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
-_WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -149,6 +148,7 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
             except ValueError as exc:
                 problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", str(exc)))
                 continue
+            rec["_where"] = f"{path.name}:{lineno}"
             records.append(rec)
     return records
 
@@ -185,7 +185,7 @@ def read_catalog(root: str | Path) -> Catalog:
         if aid in papers:
             if not from_seeds:
                 problems.append(
-                    CatalogProblem(aid, "duplicate-id", "listed twice in papers.jsonl; kept first")
+                    CatalogProblem(rec["_where"], "duplicate-id", f"{aid} is listed twice; kept the first")
                 )
             return
         title = clean_title(rec.get("title"))
@@ -212,9 +212,11 @@ def read_catalog(root: str | Path) -> Catalog:
         )
         if top.number == 1 and top.date is None and first:
             top = CatalogVersion(1, first, top.file)  # v1's date is the first-version date
-        if top.number:
-            versions[top.number] = top if top.number not in versions or top.file else versions[top.number]
-            top = versions[top.number]
+        if top.number:  # the top-level record and its `versions` entry describe the same version
+            listed = versions.get(top.number)
+            if listed is not None:
+                top = CatalogVersion(top.number, top.date or listed.date, top.file or listed.file)
+            versions[top.number] = top
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
         categories = [str(c) for c in rec.get("categories") or [] if c]
@@ -222,7 +224,7 @@ def read_catalog(root: str | Path) -> Catalog:
         if primary and primary not in categories:
             categories.insert(0, primary)
         comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
-        withdrawn = bool(rec.get("withdrawn")) or bool(comment and _WITHDRAWN_RE.search(comment))
+        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment)
         papers[aid] = CatalogPaper(
             arxiv_id=aid,
             title=title,

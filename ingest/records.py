@@ -27,6 +27,14 @@ def versioned_id(arxiv_id: str, version: int) -> str:
     return f"{arxiv_id}v{version}" if version else arxiv_id
 
 
+_WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
+
+
+def is_withdrawn(comment: str | None) -> bool:
+    """arXiv marks a withdrawn paper in its comment ("This paper has been withdrawn by ...")."""
+    return bool(comment and _WITHDRAWN_RE.search(comment))
+
+
 def clean_title(title: str | None) -> str:
     """Whitespace collapsed, as the arxiv client does to feed titles (so both paths agree)."""
     return " ".join((title or "").split())

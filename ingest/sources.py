@@ -9,6 +9,7 @@ of exactly this version in the cache".
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -32,6 +33,7 @@ class Source(Protocol):
     def lookup(self, versioned_ids: list[str]) -> list[PaperMeta]: ...
     def all_papers(self) -> list[PaperMeta]: ...
     def fetch(self, meta: PaperMeta, final: Path) -> FetchOutcome: ...
+    def on_page(self, callback: Callable[[int], None] | None) -> None: ...
 
 
 def window_query(window: Window, categories: list[str]) -> str:
@@ -55,6 +57,10 @@ class ArxivSource:
 
     def problems(self) -> list[CatalogProblem]:
         return self._skipped
+
+    def on_page(self, callback: Callable[[int], None] | None) -> None:
+        """Call ``callback(n_entries)`` after every metadata page (progress bars)."""
+        self.client.on_page = callback
 
     def undated(self, categories: list[str]) -> list[str]:
         return []  # the arxiv client already drops entries without dates
@@ -88,6 +94,10 @@ class LocalSource:
 
     def __init__(self, root: str | Path) -> None:
         self.catalog = read_catalog(root)
+        self._on_page: Callable[[int], None] | None = None
+
+    def on_page(self, callback: Callable[[int], None] | None) -> None:
+        self._on_page = callback  # one "page" per window: the whole window is read at once
 
     def problems(self) -> list[CatalogProblem]:
         return self.catalog.problems
@@ -104,8 +114,10 @@ class LocalSource:
         return paper.meta(version, version.file.as_uri() if version.file else None)
 
     def window(self, window: Window, categories: list[str], limit: int | None) -> list[PaperMeta]:
-        papers = self.catalog.in_window(window.start, window.end, categories)
-        return [self._meta(p, p.latest.number) for p in papers[:limit]]
+        papers = self.catalog.in_window(window.start, window.end, categories)[:limit]
+        if self._on_page is not None:
+            self._on_page(len(papers))
+        return [self._meta(p, p.latest.number) for p in papers]
 
     def lookup(self, versioned_ids: list[str]) -> list[PaperMeta]:
         out = []

@@ -40,8 +40,16 @@ class Window:
     start: date  # inclusive
     end: date  # exclusive
 
-    def contains(self, day: str | None) -> bool:
-        return day is not None and self.start.isoformat() <= day < self.end.isoformat()
+    def contains(self, day: str | None, slack_days: int = 0) -> bool:
+        """``day`` (YYYY-MM-DD) in the window, widened by ``slack_days`` on both sides.
+
+        The slack absorbs time-zone differences between arXiv's ``submittedDate`` query and the
+        UTC dates of its feed, for papers submitted around midnight at a window edge.
+        """
+        if day is None:
+            return False
+        lo, hi = self.start - timedelta(days=slack_days), self.end + timedelta(days=slack_days)
+        return lo.isoformat() <= day < hi.isoformat()
 
     def submitted_date_clause(self) -> str:
         """The arXiv API range for this window (inclusive bounds, minute precision)."""

@@ -83,7 +83,7 @@ def test_cumulative_sampling_keeps_key_and_positives_and_grows_negatives():
 def test_build_excludes_false_positive_and_late_distractors_and_verifies():
     inputs = _inputs()
     settings = PaperSettings(n_tasks=20, seed=1, difficulties=("easy", "hard"))
-    tasks, report = assemble_paper(inputs, settings, Verifier(_substring_matcher), _render)
+    tasks, report = assemble_paper(inputs, settings, Verifier(_substring_matcher))
     # The substring matcher confuses "Alpha Models Are Great" with "... 2" (the real resolver
     # must not); by date the distractor can cite neither, so both hits are counted as false positives.
     assert [(fp["seed"], fp["paper"]) for fp in report.distractor_false_positives] == [
@@ -114,7 +114,3 @@ def test_trim_keeps_references_whole_and_fits_budget():
     assert result.doc.n_tokens <= 1000 and result.doc.n_tokens > 900
     assert result.doc.text.endswith(refs) and result.doc.n_tokens == tok.count(result.doc.text)
     assert result.doc.body.endswith(".")  # cut at a sentence boundary
-
-
-def _render(key: str, docs: list[str], question_last: bool) -> str:
-    return key + "\n\n" + "".join(f"{i}: {{{d}}}\n\n" for i, d in enumerate(docs))

@@ -55,14 +55,14 @@ def test_pipeline_summary_and_files(built):
     _work, _db, out, output = built
     assert "build 1: 36 tasks in 3 files" in output
     for label, _ in LENGTHS:
-        assert (out / "before" / f"easy_{label}.json").is_file()
-        assert (out / "answers" / f"easy_{label}_answers.json").is_file()
+        assert (out / f"easy_{label}.json").is_file()
+        assert (out / f"easy_{label}_answers.json").is_file()
         assert (out / "data" / f"easy_{label}.parquet").is_file()
     manifest = json.loads((out / "manifest.json").read_text())
     assert {o["path"] for o in manifest["outputs"]} >= {
         "README.md",
         "build_report.json",
-        "answers/easy_30K_answers.json",
+        "easy_30K_answers.json",
     }
     assert all(p["pdf_sha256"] and p["version"] >= 0 for p in manifest["inputs"])
     assert "Ground truth checks" in (out / "README.md").read_text()
@@ -73,13 +73,13 @@ def test_answers_format_matches_release(built, data_dir):
     released = (data_dir / "reflong/Ref-Long-Paper/answers/easy_30K_answers.json").read_bytes()
     assert json.dumps(json.loads(released)).encode() == released  # the release's own byte format
     for label, n_docs in LENGTHS:
-        raw = (out / "answers" / f"easy_{label}_answers.json").read_bytes()
+        raw = (out / f"easy_{label}_answers.json").read_bytes()
         assert json.dumps(json.loads(raw)).encode() == raw
         answers = json.loads(raw)
         assert list(answers) == [str(i) for i in range(12)]
         for key, idx in answers.values():
             assert isinstance(key, str) and idx == sorted(set(idx)) and idx and max(idx) < n_docs
-        prompts = json.loads((out / "before" / f"easy_{label}.json").read_text())
+        prompts = json.loads((out / f"easy_{label}.json").read_text())
         assert [v[0] for v in prompts.values()] == [v[0] for v in answers.values()]
         for key, prompt in prompts.values():
             assert prompt.startswith("You will find several papers indexed with numbers below.")
@@ -162,7 +162,4 @@ def test_rebuild_from_store_is_byte_identical(built, corpus_dir):
     assert "changed:" not in output  # same store, same settings: no task changed
     assert _files(work / "again") == _files(out)
     rebuild(work / "seed4", "4")
-    assert (
-        _files(work / "seed4")["answers/easy_30K_answers.json"]
-        != _files(out)["answers/easy_30K_answers.json"]
-    )
+    assert _files(work / "seed4")["easy_30K_answers.json"] != _files(out)["easy_30K_answers.json"]

@@ -142,6 +142,13 @@ def test_f_prompts_match_derived_rebuild(built_f: Path, release: Path, data_dir:
         assert (built_f / "before" / f"{topic}_{length}.json").read_bytes() == reflong_json_bytes(expected)
 
 
+def test_preset_manifest_lists_only_the_inputs_read(built_a: Path, built_f: Path):
+    essays = json.loads((built_a / "manifest.json").read_text())["inputs"]
+    assert len(essays) == 39 and essays[0]["path"] == "haystack/aord.txt"
+    hay = json.loads((built_f / "manifest.json").read_text())["inputs"]
+    assert [i["path"] for i in hay] == [f"summhay/topic_news{i}.json" for i in (3, 4, 5)]
+
+
 def test_preset_token_statistics_match_format_md(built_a: Path, built_f: Path):
     """FORMAT.md's measured prompt tokens (o200k, min / max) for released files."""
     stats = {

@@ -8,9 +8,20 @@ import click
 
 from reflong.cli.options import db_option
 from reflong.db.engine import open_store
+from reflong.errors import ReflongError
 from reflong.ingest.ingest_stage import DEFAULT_CATEGORIES, IngestSettings, run_ingest
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.windows import parse_month
 from reflong.progress import tqdm_progress
+
+
+def _since(_ctx, _param, value: str | None) -> str | None:
+    if value is not None:
+        try:
+            parse_month(value)
+        except ReflongError as exc:
+            raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
+    return value
 
 
 def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
@@ -18,7 +29,9 @@ def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
 
 
 @click.command()
-@click.option("--since", metavar="YYYY-MM", help="First month of the seed window (required for arXiv).")
+@click.option(
+    "--since", metavar="YYYY-MM", callback=_since, help="First month of the seed window (required for arXiv)."
+)
 @click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
     "--pool-months",

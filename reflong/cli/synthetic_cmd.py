@@ -21,7 +21,7 @@ F_LENGTHS = "8K,16K,24K,32K,40K,48K,56K"
 
 A_DESCRIPTION = """
 Ref-Long-A style tasks built by reflong-build: Paul Graham essays cut into candidate documents,
-key sentences ("The little penguin counted {num} \u2605") inserted at random word positions, M
+key sentences ("{sentence}") inserted at random word positions, M
 documents per task; the answer is every document whose key sentences include the task's key.
 Tasks grow cumulatively across lengths: the first M documents of a longer task are the shorter task.
 """
@@ -187,7 +187,7 @@ def a_command(
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
-    from reflong.assemble.prompts import a_template
+    from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
     from reflong.assemble.synthetic import parse_lengths, run_build
     from reflong.ingest.tokenizer import get_tokenizer
 
@@ -203,7 +203,9 @@ def a_command(
     start = time.perf_counter()
     if preset:
         specs = synthetic_a.preset_specs(Path(haystack), mode_list, level_list, key_style)
+        files = synthetic_a.release_input_files(Path(haystack))
     else:
+        essays = synthetic_a.readable_essays(Path(haystack), warn=lambda msg: click.echo(msg, err=True))
         specs = synthetic_a.default_specs(
             Path(haystack),
             mode_list,
@@ -214,8 +216,9 @@ def a_command(
             length_list[-1].n_documents,
             key_style,
             n_candidates,
+            essays,
         )
-    files = synthetic_a.essay_files(Path(haystack))
+        files = [path for path, _ in essays]
     settings = {
         "subset": "A",
         "preset": preset,
@@ -236,7 +239,7 @@ def a_command(
         out,
         "a",
         "Ref-Long-A (reflong-build)",
-        A_DESCRIPTION,
+        A_DESCRIPTION.replace("{sentence}", STAR_SENTENCE if key_style == "stars" else FRUIT_SENTENCE),
         specs,
         length_list,
         a_template(question_last, key_style, strategy_prompt),

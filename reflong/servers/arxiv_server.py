@@ -24,6 +24,7 @@ and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import threading
 import time
@@ -42,6 +43,8 @@ OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
 ET.register_namespace("", ATOM)
 ET.register_namespace("arxiv", ARXIV)
 ET.register_namespace("opensearch", OPENSEARCH)
+
+log = logging.getLogger(__name__)
 
 API_FAULTS = {"429", "503", "hang", "empty"}
 PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
@@ -175,7 +178,8 @@ class FaultPlan:
 
     rules: dict[tuple[str, int], str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0})
-    log: list[tuple[float, str, str, str | None]] = field(default_factory=list)  # (time, kind, path, fault)
+    # one entry per request: (monotonic time, kind, path, fault injected, Range header)
+    log: list[tuple[float, str, str, str | None, str | None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -204,12 +208,12 @@ class FaultPlan:
         with self._lock:
             self.rules.clear()
 
-    def next(self, kind: str, path: str) -> str | None:
+    def next(self, kind: str, path: str, range_header: str | None = None) -> str | None:
         """Count this request and return the fault to inject into it, if any."""
         with self._lock:
             self.counts[kind] += 1
             fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
-            self.log.append((time.monotonic(), kind, path, fault))
+            self.log.append((time.monotonic(), kind, path, fault, range_header))
             return fault
 
 
@@ -346,7 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, body, "application/atom+xml; charset=utf-8")
 
     def _pdf(self, owner: ArxivServer, name: str) -> None:
-        fault = owner.faults.next("pdf", self.path)
+        fault = owner.faults.next("pdf", self.path, self.headers.get("Range"))
         name = name.removesuffix(".pdf")
         try:
             arxiv_id, number = split_versioned_id(name)
@@ -402,6 +406,14 @@ class _HTTPServer(ThreadingHTTPServer):
     stopping: threading.Event
     hang_seconds: float
 
+    def handle_error(self, request, client_address) -> None:
+        """Clients that drop a connection (timeouts, killed runs) are expected here, not errors."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, (ConnectionError, TimeoutError)):
+            log.warning("arXiv test server: error serving %s", client_address, exc_info=True)
+
 
 class ArxivServer:
     """The server in a background thread: ``with ArxivServer(catalog_dir) as srv: srv.url``."""
@@ -431,7 +443,9 @@ class ArxivServer:
         return f"http://{host}:{port}"
 
     def start(self) -> ArxivServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="arxiv-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="arxiv-server", daemon=True
+        )
         self._thread.start()
         return self
 

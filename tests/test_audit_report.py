@@ -162,3 +162,19 @@ def test_report_errors_are_one_line(tmp_path):
         main, ["report", "--out", str(tmp_path), "--db", str(tmp_path / "e.db"), "--compare", str(tmp_path)]
     )
     assert result.exit_code == 1 and "no *_answers.json files" in result.output
+
+
+def test_report_and_queue_on_a_build_without_tasks(tmp_path):
+    from reflong.db import Build, open_store, session_for
+
+    engine = open_store(tmp_path / "s.db")
+    with session_for(engine) as s:
+        s.add(Build(tool_version="0.1.0", out_dir=str(tmp_path / "out")))
+        s.commit()
+    assert _run("audit", "--db", str(tmp_path / "s.db")).strip() == (
+        "kind           key                            method           score  band    citing title | reference\n"
+        "0 rows: nothing to review"
+    )
+    _run("report", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "s.db"))
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert html.count("This build has no tasks.") == 2 and "No citation edges point at this build" in html

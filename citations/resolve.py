@@ -28,7 +28,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from itertools import chain
+from itertools import accumulate, chain
 
 from rapidfuzz import fuzz
 
@@ -53,7 +53,7 @@ class Thresholds:
     review: float = 75.0
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
-    keys_per_seed: int = 4
+    keys_per_seed: int = 5
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -109,10 +109,7 @@ class _Ref:
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
         words, bounds = words_with_boundaries(entry.raw)
-        starts, pos = [], 0
-        for w in words:
-            starts.append(pos)
-            pos += len(w) + 1
+        starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
         return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
@@ -149,11 +146,20 @@ class SeedIndex:
                 df[t] += 1
         self.postings: dict[str, list[int]] = defaultdict(list)
         self.need: list[int] = []
+        cap = max(50, len(self.seeds) // 200)
         for i, toks in enumerate(tokens):
-            keys = sorted(toks, key=lambda t: (df[t], -len(t), t))[: self.thresholds.keys_per_seed]
+            ranked = sorted(toks, key=lambda t: (df[t], -len(t), t))
+            # Common words make long posting lists (slow, and weak evidence): a seed uses them as
+            # keys only to reach four keys, so that two damaged keys (a typo, a split
+            # hyphenation) still leave the two a candidate needs.
+            keys = [t for t in ranked if df[t] <= cap][: self.thresholds.keys_per_seed]
+            if len(keys) < 4:
+                keys = ranked[:4]
             for t in keys:
                 self.postings[t].append(i)
             self.need.append(min(2, len(keys)))
+        self.tokens = [sd.tokens for sd in self.seeds]
+        self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -165,9 +171,11 @@ class SeedIndex:
         A title candidate must share two of its key words with the reference (one if the seed
         has a single key word): one typo'd or truncated key still leaves the others, while a
         common word alone no longer drags in every seed that happens to contain it."""
-        postings, need = self.postings, self.need
-        hits = Counter(chain.from_iterable(postings[w] for w in ref.wordset if w in postings))
-        out = {i: "title" for i, n in hits.items() if n >= need[i]}
+        postings, need, toks, least = self.postings, self.need, self.tokens, self.least
+        ws = ref.wordset
+        hits = Counter(chain.from_iterable(postings[w] for w in ws if w in postings))
+        # Key hits first, then the word-overlap pre-check (see ``plausible``), fused for speed.
+        out = {i: "title" for i, n in hits.items() if n >= need[i] and len(toks[i] & ws) >= least[i]}
         if ref.entry.doi and ref.entry.doi in self.by_doi:
             out[self.by_doi[ref.entry.doi]] = "doi"
         if ref.entry.arxiv_id and ref.entry.arxiv_id in self.by_id:
@@ -177,8 +185,7 @@ class SeedIndex:
     def plausible(self, seed_i: int, ref: _Ref) -> bool:
         """Cheap exact pre-check before the alignment: 60% of the seed's words must be there
         (a typo, a split hyphenation or a truncation costs one or two words, not half)."""
-        toks = self.seeds[seed_i].tokens
-        return len(toks & ref.wordset) * 5 >= len(toks) * 3
+        return len(self.tokens[seed_i] & ref.wordset) >= self.least[seed_i]
 
     # --- evidence ---------------------------------------------------------------------------
     def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int]:
@@ -291,8 +298,6 @@ class SeedIndex:
         ref = _Ref.of(entry)
         out = []
         for seed_i, method in self.candidates(ref).items():
-            if method == "title" and not self.plausible(seed_i, ref):
-                continue
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)

@@ -24,6 +24,7 @@ SPLITTER_VERSION = "split-1"
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")
+_LABEL = re.compile(r"^\s*\[[^\]\d][^\]]{1,80}\]\s+")  # "[Askell et al., 2021] Askell, A., ..."
 _PAREN = re.compile(r"^\s*\((\d{1,4})\)\s+")
 _DOTNUM = re.compile(r"^\s*(\d{1,4})\.\s+(?=\S)")
 _BARENUM = re.compile(r"^\s*(\d{1,4})\s+(?=[A-Z\u00c0-\u024f])")
@@ -137,7 +138,28 @@ def split_references(text: str) -> tuple[list[str], str]:
     author_year = _split_author_year(lines)
     if best is not None and len(best[0]) >= 0.5 * len(author_year):
         chain, pattern, style = best
-        entries = _split_numbered(lines, chain, pattern)
-    else:
-        entries, style = author_year, "author-year"
-    return [e[:MAX_ENTRY_CHARS] for e in entries if e.strip()], style
+        return _cut(_split_numbered(lines, chain, pattern)), style
+    labelled = [i for i, ln in enumerate(lines) if _LABEL.match(ln)]
+    if len(labelled) >= 3 and len(labelled) >= 0.5 * len(author_year):
+        return _cut(_split_numbered(lines, labelled, _LABEL)), "label"
+    # One entry per line already (the parse stage puts each entry on its own line when it can
+    # see entry starts): astronomy-style "Surname, F. 2015, ApJ, 741, 90" has no final period,
+    # so the author-year rule above would glue such lines together.
+    yearly = [ln for ln in lines if _YEARISH.search(ln)]
+    if len(yearly) >= 0.7 * len(lines) and len(author_year) < 0.5 * len(yearly):
+        return _cut(_split_lines(lines)), "line"
+    return _cut(author_year), "author-year"
+
+
+def _split_lines(lines: list[str]) -> list[str]:
+    entries: list[str] = []
+    for line in lines:
+        if entries and not _YEARISH.search(line) and len(line) < 150:
+            entries[-1] = _join([entries[-1], line])
+        else:
+            entries.append(line.strip())
+    return entries
+
+
+def _cut(entries: list[str]) -> list[str]:
+    return [e[:MAX_ENTRY_CHARS] for e in entries if e.strip()]

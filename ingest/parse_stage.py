@@ -23,6 +23,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
+import pymupdf
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
@@ -121,10 +122,11 @@ def _vm_bytes() -> int:
 
 def _worker_main(conn: Connection, memory_mb: int, tokenizer: str, chunk_tokens: int) -> None:
     """Worker loop: cap memory, then parse whatever the parent sends until it sends None."""
+    get_tokenizer(tokenizer)  # load the vocabulary once per worker, before the cap applies
+    pymupdf.TOOLS.mupdf_display_errors(False)  # failures are recorded, not printed per PDF
     if memory_mb > 0:
         limit = _vm_bytes() + memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    get_tokenizer(tokenizer)  # load the vocabulary once per worker
     while True:
         task = conn.recv()
         if task is None:

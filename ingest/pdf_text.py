@@ -17,6 +17,7 @@ are re-joined unless the hyphen is a real one (decided from the document's own v
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -44,7 +45,7 @@ class PdfError(ReflongError):
         self.reason = reason
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     x0: float
     y0: float
@@ -70,10 +71,15 @@ class Block:
     y1: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.x0 = min(ln.x0 for ln in self.lines)
-        self.y0 = min(ln.y0 for ln in self.lines)
-        self.x1 = max(ln.x1 for ln in self.lines)
-        self.y1 = max(ln.y1 for ln in self.lines)
+        lines = self.lines
+        if len(lines) == 1:
+            ln = lines[0]
+            self.x0, self.y0, self.x1, self.y1 = ln.x0, ln.y0, ln.x1, ln.y1
+            return
+        self.x0 = min([ln.x0 for ln in lines])
+        self.y0 = min([ln.y0 for ln in lines])
+        self.x1 = max([ln.x1 for ln in lines])
+        self.y1 = max([ln.y1 for ln in lines])
 
     @property
     def text(self) -> str:
@@ -119,8 +125,11 @@ def open_pdf(path: str | Path) -> pymupdf.Document:
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad\u034f"), None)
 # LaTeX sets accents as separate spacing glyphs ("Lo¨ıc"): turn them into combining marks.
-_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327"}
-_SPACING_ACCENT_RE = re.compile(r"([¨´`ˆ˜¸])\s?([A-Za-zıȷ])")
+_SPACING_ACCENTS = {
+    "¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327", "ˇ": "\u030c",
+    "˘": "\u0306", "˚": "\u030a", "˝": "\u030b", "˙": "\u0307",
+}  # fmt: skip
+_SPACING_ACCENT_RE = re.compile(r"([¨´ˆ˜¸ˇ˘˚˝˙])\s?([A-Za-zıȷ])")
 
 
 def _fix_accent(m: re.Match) -> str:
@@ -140,42 +149,69 @@ def normalize_text(text: str) -> str:
 
 
 def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
-    """Blocks of visual lines from ``get_text("words")``; vertical text dropped."""
+    """Blocks of visual lines from ``get_text("words")``; vertical text dropped.
+
+    This loop runs once per word of the corpus, so it is kept lean: a line's box is its first
+    word's left/top/bottom and its last word's right edge (MuPDF gives words in line order). A
+    line whose first and last words stack up rather than sit side by side is rotated text (the
+    arXiv stamp, rotated table headers) and is dropped, as is any single upright-looking word
+    that is much taller than wide.
+    """
     words = page.get_text("words", flags=_WORD_FLAGS)
+    mid = page.rect.width / 2
     blocks: list[Block] = []
-    cur_block = cur_line = None
+    cur_block = cur_line = -1
     lines: list[Line] = []
     pieces: list[str] = []
-    box = [0.0, 0.0, 0.0, 0.0]
+    lx0 = ly0 = lx1 = ly1 = ey0 = ey1 = 0.0
+
+    def flush() -> None:
+        height = max(ly1, ey1) - min(ly0, ey0)
+        if pieces and not (height > 2 * (lx1 - lx0) and height > 20):
+            lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
+
     for x0, y0, x1, y1, word, bno, lno, _wno in words:
-        if len(word) > 2 and (y1 - y0) > 2.5 * (x1 - x0):
-            continue  # rotated text: the arXiv stamp, rotated table headers
-        if (bno, lno) != (cur_block, cur_line):
-            if pieces:
-                lines.append(Line(box[0], box[1], box[2], box[3], " ".join(pieces)))
+        if (y1 - y0) > 2.5 * (x1 - x0) and len(word) > 2:
+            continue
+        if lno != cur_line or bno != cur_block:
+            flush()
             if bno != cur_block and lines:
-                blocks.append(Block(page_no, _merge_visual_lines(lines)))
+                blocks.extend(_make_blocks(page_no, lines, mid))
                 lines = []
-            cur_block, cur_line, pieces = bno, lno, []
-            box = [x0, y0, x1, y1]
+            cur_block, cur_line = bno, lno
+            lx0, ly0, ly1 = x0, y0, y1
+            pieces = [word]
         else:
-            box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
-        pieces.append(word)
-    if pieces:
-        lines.append(Line(box[0], box[1], box[2], box[3], " ".join(pieces)))
+            pieces.append(word)
+        lx1, ey0, ey1 = x1, y0, y1
+    flush()
     if lines:
-        blocks.append(Block(page_no, _merge_visual_lines(lines)))
+        blocks.extend(_make_blocks(page_no, lines, mid))
     return blocks
 
 
-def _merge_visual_lines(lines: list[Line]) -> list[Line]:
-    """Join MuPDF lines that sit on the same baseline (justified text is split at wide gaps)."""
+def _make_blocks(page_no: int, lines: list[Line], mid: float) -> list[Block]:
+    """One block, or two when MuPDF interleaved the lines of both columns in one block (PDFs that
+    draw text row by row across the page rather than column by column)."""
+    lines = _merge_visual_lines(lines, mid)
+    left = [ln for ln in lines if ln.x1 <= mid + 3]
+    if left and len(left) < len(lines):
+        right = [ln for ln in lines if ln.x0 >= mid - 3]
+        if len(left) + len(right) == len(lines):
+            return [Block(page_no, left), Block(page_no, right)]
+    return [Block(page_no, lines)]
+
+
+def _merge_visual_lines(lines: list[Line], page_mid: float) -> list[Line]:
+    """Join MuPDF lines that sit on the same baseline (justified text is split at wide gaps),
+    but never across the column gutter."""
     out: list[Line] = []
     for ln in lines:
         if out:
             prev = out[-1]
             mid = (ln.y0 + ln.y1) / 2
-            if prev.y0 <= mid <= prev.y1 and ln.x0 >= prev.x1 - 1:
+            gutter = prev.x1 < page_mid < ln.x0 and ln.x0 - prev.x1 > prev.y1 - prev.y0
+            if prev.y0 <= mid <= prev.y1 and ln.x0 >= prev.x1 - 1 and not gutter:
                 out[-1] = Line(
                     prev.x0, min(prev.y0, ln.y0), ln.x1, max(prev.y1, ln.y1), f"{prev.text} {ln.text}"
                 )
@@ -215,6 +251,8 @@ def _order_page(blocks: list[Block], width: float) -> list[Block]:
 
 # --- page furniture -------------------------------------------------------------------------
 
+# arXiv appends pages for figures it could not embed: 'This figure "x.png" is available in ...'.
+_ARXIV_FIGURE_NOTE = re.compile(r'^This figure ".*" is available in |^http://arxiv\.org/ps/\S+$')
 _ARXIV_STAMP = re.compile(r"^arXiv:\s?[\w./-]+v\d+\s+\[[\w.-]+\]\s+\d{1,2}\s+\w{3}\s+\d{4}$")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlc]{1,6})\s*[-–—]?(?:\s+of\s+\d+)?$", re.I)
 _DIGITS = re.compile(r"\d+")
@@ -224,15 +262,30 @@ def _furniture_key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.lower().split()))
 
 
+_NUMBER = re.compile(r"^[-+−–(]?\d[\d.,]*(?<![.,])[%)]?$")  # "2017." ends a reference: not a tick
+
+
+def _is_plot_debris(text: str) -> bool:
+    """A few words, mostly bare numbers: axis ticks and the like from vector figures, no prose."""
+    words = text.split()
+    if not words or len(words) > 12:
+        return False
+    return sum(1 for w in words if _NUMBER.match(w)) >= 0.6 * len(words)
+
+
 def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list[float]) -> None:
     """Remove running headers/footers, page numbers, line numbers and the arXiv stamp in place."""
     n_pages = len(pages)
-    zone = 0.1
+    zone = 0.12  # headers sit in the top or bottom 12% of the page, in blocks of one or two lines
+
+    def in_zone(b: Block, h: float) -> bool:
+        return len(b.lines) <= 2 and (b.y0 < zone * h or b.y1 > (1 - zone) * h)
+
     counts: Counter[str] = Counter()
     for blocks, h in zip(pages, heights, strict=False):
         seen = set()
         for b in blocks:
-            if b.y1 < zone * h or b.y0 > (1 - zone) * h:
+            if in_zone(b, h):
                 seen.add(_furniture_key(b.text))
         counts.update(seen)
     repeat = 3 if n_pages > 4 else 2
@@ -240,13 +293,14 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
         keep = []
         for b in blocks:
             text = " ".join(b.text.split())
-            in_zone = b.y1 < zone * h or b.y0 > (1 - zone) * h
-            if _ARXIV_STAMP.match(text):
+            if _ARXIV_STAMP.match(text) or _ARXIV_FIGURE_NOTE.match(text):
                 continue
-            if in_zone and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
+            if in_zone(b, h) and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
                 continue
             if (b.x1 < 0.12 * w or b.x0 > 0.88 * w) and all(ln.text.isdigit() for ln in b.lines):
                 continue  # margin line numbers
+            if _is_plot_debris(text):
+                continue
             keep.append(b)
         pages[i] = keep
 
@@ -267,19 +321,37 @@ class Dehyphenator:
     """
 
     def __init__(self, text: str):
-        self.vocab = Counter(w.lower() for w in _WORD_RE.findall(text))
+        self.vocab = Counter(_WORD_RE.findall(text.lower()))
+        # Count each hyphenated pair inside longer compounds too ("multi-head-attention").
+        for word, n in list(self.vocab.items()):
+            parts = word.split("-")
+            if len(parts) > 2:
+                for a, b in itertools.pairwise(parts):
+                    self.vocab[f"{a}-{b}"] += n
 
     def seam(self, left: str, right: str) -> str:
         """How two lines meet: " " (a space), "" (a real hyphen, kept) or "-" (hyphen dropped)."""
         if not left.endswith("-"):
-            return " "
+            # A URL broken after its scheme or a slash continues without a space.
+            return "" if left.endswith(("://", "https:", "http:", "/")) else " "
         m = _HYPHEN_END.search(left[-80:])
-        r = _LOWER_START.match(right) if m else None
-        if not (m and r):
+        if not m or not right:
             return " "
+        r = _LOWER_START.match(right)
+        if r is None:
+            # "Sentence-" + "BERT", "GPT-" + "3": a compound, kept whole unless the document
+            # spells it joined elsewhere ("SciB-" + "ERT" -> "SciBERT").
+            if not right[0].isalnum():
+                return " "
+            head = m.group(1).split("-")[-1]
+            tail = re.match(r"\w+", right)
+            joined = (head + tail.group(0)).lower() if tail else ""
+            return "-" if joined and self.vocab[joined] > 0 else ""
         head, tail = m.group(1), r.group(1)
         last = head.split("-")[-1]
-        if "-" in head or self.vocab[f"{last}-{tail}".lower()] > self.vocab[(last + tail).lower()]:
+        if "-" in head or right[len(tail) : len(tail) + 1] == "-":
+            return ""  # part of a longer compound: "state-of-the-" + "art", "English-" + "to-German"
+        if self.vocab[f"{last}-{tail}".lower()] > self.vocab[(last + tail).lower()]:
             return ""
         return "-"
 
@@ -338,9 +410,6 @@ def extract_blocks(doc: pymupdf.Document) -> list[Block]:
     out: list[Block] = []
     for blocks, w in zip(pages, widths, strict=False):
         out.extend(_order_page(blocks, w))
-    for b in out:
-        for ln in b.lines:
-            ln.text = normalize_text(ln.text)
     return out
 
 
@@ -353,8 +422,13 @@ def parse_pdf(path: str | Path) -> ParsedText:
         n_pages = doc.page_count
         try:
             blocks = extract_blocks(doc)
-        except Exception as exc:  # MuPDF errors mid-document: damaged content streams
-            raise PdfError("corrupt", f"cannot read {Path(path).name}: {exc}") from None
+        except MemoryError:
+            raise PdfError("memory-limit", f"{Path(path).name}: memory cap reached while reading") from None
+        except Exception as exc:  # MuPDF errors mid-document: damaged content streams, failed mallocs
+            reason = (
+                "memory-limit" if re.search(r"[mc]alloc|realloc|out of memory", str(exc), re.I) else "corrupt"
+            )
+            raise PdfError(reason, f"cannot read {Path(path).name}: {exc}") from None
     finally:
         doc.close()
     n_chars = sum(len(ln.text) for b in blocks for ln in b.lines)

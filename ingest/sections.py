@@ -16,10 +16,11 @@ References are rendered one entry per line: entry starts are found from labels (
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 
-from reflong.ingest.pdf_text import Block, Dehyphenator, Line, ParsedText, render_paragraphs
+from reflong.ingest.pdf_text import Block, Dehyphenator, Line, ParsedText, normalize_text, render_paragraphs
 
 _HEADING_WORDS = {
     "references",
@@ -49,6 +50,8 @@ _APPENDIX_WORDS = re.compile(
     r"broader impact|ethics statement|limitations)\b",
     re.I,
 )
+_TITLE_LIKE = re.compile(r"^[A-Z][A-Za-z][A-Za-z\-–:'’ ()&/]{0,70}[A-Za-z)]$")
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table)\s*\d+[.:]")
 _LETTER_HEADING = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][\w\-–:,'’ ()&/]{2,80}$")
 
 
@@ -109,12 +112,15 @@ def find_appendix_start(blocks: list[Block], flat: list[tuple[int, int, Line]], 
     for i in range(start + 1, len(flat)):
         _bi, li, ln = flat[i]
         text = ln.text.strip()
-        if li != 0 or len(text) > 90 or _YEAR.search(text):
+        if li != 0 or ((len(text) > 90 or _YEAR.search(text)) and not _CAPTION.match(text)):
             continue
-        if not (_APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text)):
+        strong = _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text)
+        # An unnumbered heading ("Attention Visualizations") needs clearer evidence after it.
+        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 8
+        if not (strong or weak):
             continue
         after = texts[i + 1 : i + 31]
-        if len(after) < 3 or _ref_score(after) < 0.35:
+        if len(after) < 3 or _ref_score(after) < (0.35 if strong else 0.2):
             return i
     return None
 
@@ -135,31 +141,72 @@ def _merge_baselines(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _labelled(texts: list[str]) -> list[bool]:
+    """Which lines open with an entry label. "[12]" and "[Vas+17]" always count; "12." and "(12)"
+    only as the next number in sequence, since "2020. Title..." also opens continuation lines."""
+    out = []
+    last = 0
+    for t in texts:
+        m = _LABEL.match(t)
+        if not m:
+            out.append(False)
+            continue
+        num = m.group(2) or m.group(3)
+        if num is None:
+            if m.group(1):
+                last = int(m.group(1))
+            out.append(True)
+        elif int(num) == last + 1:
+            last = int(num)
+            out.append(True)
+        else:
+            out.append(False)
+    return out
+
+
 def entry_starts(blocks: list[Block]) -> list[tuple[Line, bool]]:
     """Reference lines in order, each marked True where a new entry starts."""
     lines: list[tuple[Block, Line]] = [(b, ln) for b in blocks for ln in b.lines]
     if not lines:
         return []
     texts = [ln.text for _, ln in lines]
-    labelled = [bool(_LABEL.match(t)) for t in texts]
+    labelled = _labelled(texts)
     n_labels = sum(labelled)
     if (labelled[0] and n_labels >= 2) or n_labels >= max(3, len(texts) // 8):
         return [(ln, lab) for (_, ln), lab in zip(lines, labelled, strict=False)]
-    # Hanging indents: the left edge of each (page, column) is where entries start.
-    left: dict[tuple[int, str], float] = defaultdict(lambda: float("inf"))
+    # Hanging indents: entries start at the left edge of their column (or of the page when
+    # single-column); columns come from line positions, since MuPDF blocks are not reliable here.
+    span: dict[int, tuple[float, float]] = {}
     for b, ln in lines:
-        key = (b.page, b.column)
+        lo, hi = span.get(b.page, (ln.x0, ln.x1))
+        span[b.page] = (min(lo, ln.x0), max(hi, ln.x1))
+
+    def side(b: Block, ln: Line) -> tuple[int, bool]:
+        lo, hi = span[b.page]
+        return b.page, ln.x0 >= (lo + hi) / 2 - 5
+
+    left: dict[tuple[int, bool], float] = defaultdict(lambda: float("inf"))
+    for b, ln in lines:
+        key = side(b, ln)
         left[key] = min(left[key], ln.x0)
-    indented = [ln.x0 > left[(b.page, b.column)] + 3 for b, ln in lines]
+    indented = [ln.x0 > left[side(b, ln)] + 3 for b, ln in lines]
     share = sum(indented) / len(lines)
     if 0.15 <= share <= 0.9:
         return [(ln, not ind) for (_, ln), ind in zip(lines, indented, strict=False)]
-    # No labels, no indents: MuPDF blocks are the best entry boundaries left.
-    out = []
-    prev_block = None
-    for b, ln in lines:
-        out.append((ln, b is not prev_block))
-        prev_block = b
+    # No labels, no indents: entries are set apart by vertical space (MuPDF blocks sometimes hold
+    # several entries, so they only help where a column starts).
+    pitches = sorted(
+        ln.y0 - prev.y0
+        for (pb, prev), (b, ln) in itertools.pairwise(lines)
+        if pb.page == b.page and side(pb, prev) == side(b, ln) and ln.y0 > prev.y0
+    )
+    pitch = pitches[len(pitches) // 2] if pitches else 0.0
+    out = [(lines[0][1], True)]
+    for (pb, prev), (b, ln) in itertools.pairwise(lines):
+        if pb.page == b.page and side(pb, prev) == side(b, ln) and ln.y0 > prev.y0:
+            out.append((ln, ln.y0 - prev.y0 > 1.15 * pitch))
+        else:
+            out.append((ln, prev.text.rstrip().endswith(".")))
     return out
 
 
@@ -199,7 +246,7 @@ def split_sections(blocks: list[Block], n_pages: int) -> ParsedText:
     flat = _flat_lines(blocks)
     start = find_references_start(blocks)
     if start is None:
-        return ParsedText(render_paragraphs(blocks, dehyph), "", "", n_pages, False)
+        return ParsedText(normalize_text(render_paragraphs(blocks, dehyph)), "", "", n_pages, False)
     end = find_appendix_start(blocks, flat, start)
     heading_at = start - 1 if start > 0 and is_references_heading(flat[start - 1][2].text) else start
     body_blocks, rest = _split_blocks(blocks, flat, heading_at)
@@ -212,11 +259,11 @@ def split_sections(blocks: list[Block], n_pages: int) -> ParsedText:
     if skip:
         first = ref_blocks[0]
         ref_blocks = ([_sub_block(first, first.lines[1:])] if len(first.lines) > 1 else []) + ref_blocks[1:]
-    references = render_references(ref_blocks, dehyph)
+    references = normalize_text(render_references(ref_blocks, dehyph))
     return ParsedText(
-        body=render_paragraphs(body_blocks, dehyph),
+        body=normalize_text(render_paragraphs(body_blocks, dehyph)),
         references=references,
-        appendix=render_paragraphs(app_blocks, dehyph),
+        appendix=normalize_text(render_paragraphs(app_blocks, dehyph)),
         n_pages=n_pages,
         has_references=bool(references),
     )

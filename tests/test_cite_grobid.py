@@ -103,3 +103,13 @@ def test_fallback_per_pdf_when_grobid_fails_on_it(tmp_path, corpus_dir, grobid):
     run_parse(engine, ParseSettings(workers=1))
     report = run_cite(engine, grobid_url=grobid.url, grobid_fallback=True)
     assert report.cited == 2 and sorted(report.by_parser) == ["builtin-split-1", "grobid-0.6.1"]
+
+
+def test_garbage_tei_is_a_recorded_reason_not_a_crash():
+    from reflong.citations.grobid import GrobidError
+
+    with pytest.raises(GrobidError) as info:
+        parse_tei(b"<TEI><unclosed>")
+    assert info.value.reason == "bad-tei"
+    empty = b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back/></text></TEI>'
+    assert parse_tei(empty) == ([], "unknown")

@@ -1,0 +1,172 @@
+"""Stage behaviour on small hand-made stores: store seeds, seed files, incremental resolution."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+from sqlmodel import Session, select
+
+from reflong.citations.cite_stage import run_cite
+from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.seeds import load_seed_file
+from reflong.cli import main
+from reflong.db.citations import Citation, Seed
+from reflong.db.engine import open_store
+from reflong.db.papers import Paper, PaperRole
+from reflong.db.text import ParsedDoc
+from reflong.errors import ReflongError
+
+REFS = "\n".join(
+    [
+        "[1] H. Touvron, T. Lavril, G. Izacard, et al. LLaMA: Open and efficient foundation language models.",
+        "arXiv preprint arXiv:2302.13971, 2023.",
+        "[2] H. Touvron, L. Martin, et al. Llama 2: Open foundation and fine-tuned chat models. 2023.",
+        "[3] X. Geng and H. Liu. Openllama: An open reproduction of llama, May 2023.",
+        "[4] T. Dao. FlashAttention-2: Faster attention with better parallelism and work partitioning. 2023.",
+    ]
+)
+
+
+def make_store(path, refs_text: str = REFS):
+    engine = open_store(path)
+    with Session(engine) as s:
+        sha = hashlib.sha256(refs_text.encode()).hexdigest()
+        s.add(
+            Paper(
+                arxiv_id="2405.00001", version=2, title="A citing paper", pdf_sha256=sha, status="downloaded"
+            )
+        )
+        s.add(ParsedDoc(pdf_sha256=sha, parser_version="t", references_text=refs_text, has_references=True))
+        for pid, title, first, date in [
+            (
+                "2302.13971",
+                "LLaMA: Open and Efficient Foundation Language Models",
+                "Hugo Touvron",
+                "2023-02-27",
+            ),
+            (
+                "2307.09288",
+                "Llama 2: Open Foundation and Fine-Tuned Chat Models",
+                "Hugo Touvron",
+                "2023-07-18",
+            ),
+        ]:
+            s.add(
+                Paper(
+                    arxiv_id=pid,
+                    version=1,
+                    title=title,
+                    authors_json=json.dumps([first]),
+                    first_published=date,
+                )
+            )
+            s.add(PaperRole(window="2023-02:s6", arxiv_id=pid, role="seed", version=1))
+        s.commit()
+    return engine
+
+
+def accepted(engine) -> dict[str, int]:
+    with Session(engine) as s:
+        return {
+            c.seed_arxiv_id: c.ref_order for c in s.exec(select(Citation).where(Citation.band == "accept"))
+        }
+
+
+def test_store_seed_roles_resolve_and_relatives_stay_apart(tmp_path):
+    engine = make_store(tmp_path / "s.db")
+    assert run_cite(engine).cited == 1
+    report = run_resolve(engine)
+    assert report.seeds == 2
+    assert accepted(engine) == {"2302.13971": 1, "2307.09288": 2}
+    with Session(engine) as s:
+        seed = s.exec(select(Seed).where(Seed.arxiv_id == "2307.09288")).one()
+        assert (seed.first_author, seed.published, seed.source) == ("Touvron", "2023-07-18", "store")
+        llama = s.exec(select(Citation).where(Citation.seed_arxiv_id == "2302.13971")).all()
+        # OpenLLaMA mentions llama but is another work: never accepted for LLaMA
+        assert all(c.band != "accept" for c in llama if c.ref_order == 3)
+        assert {c.method for c in llama if c.band == "accept"} == {"arxiv_id"}
+
+
+def test_new_seed_file_adds_only_its_edges_and_changed_title_reresolves(tmp_path):
+    engine = make_store(tmp_path / "s.db")
+    run_cite(engine)
+    run_resolve(engine)
+    seeds = tmp_path / "seeds.jsonl"
+    fa2 = {
+        "arxiv_id": "2307.08691v2",
+        "title": "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning",
+        "published": "2023-07-17",
+        "first_author": "Dao",
+    }
+    fa1 = {
+        "arxiv_id": "2205.14135",
+        "title": "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness",
+        "published": "2022-05-27",
+        "first_author": "Dao",
+    }
+    seeds.write_text(json.dumps(fa2) + "\n" + json.dumps(fa1) + "\n")
+    r = run_resolve(engine, seeds_file=str(seeds))
+    assert r.seeds == 2 and r.lists_resolved == 1
+    assert accepted(engine) == {"2302.13971": 1, "2307.09288": 2, "2307.08691": 4}  # version suffix dropped
+    assert run_resolve(engine, seeds_file=str(seeds)).lists_resolved == 0
+    assert run_resolve(engine).lists_resolved == 0  # store seeds are below the watermark too
+    fa2["title"] = "Something Else Entirely About Gardening"
+    seeds.write_text(json.dumps(fa2) + "\n")
+    r = run_resolve(engine, seeds_file=str(seeds))
+    assert r.lists_resolved == 1
+    assert "2307.08691" not in accepted(engine)
+
+
+def test_changed_thresholds_reresolve_everything(tmp_path):
+    from reflong.citations.resolve import Thresholds
+
+    engine = make_store(tmp_path / "s.db")
+    run_cite(engine)
+    run_resolve(engine)
+    with Session(engine) as s:
+        ids = {c.id for c in s.exec(select(Citation))}
+    r = run_resolve(engine, thresholds=Thresholds(accept=95, review=70))
+    assert r.lists_resolved == 1
+    with Session(engine) as s:
+        assert {c.id for c in s.exec(select(Citation))} == ids  # same rows, updated in place
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "lists no seeds"),
+        ('{"title": "x"}\n', "line 1"),
+        ('{"arxiv_id": "1", "title": "t"}\nnot json\n', "line 2"),
+    ],
+)
+def test_bad_seed_files_name_the_problem(tmp_path, content, message):
+    path = tmp_path / "seeds.jsonl"
+    path.write_text(content)
+    with pytest.raises(ReflongError, match=message):
+        load_seed_file(path)
+
+
+def test_cli_cite_resolve_and_errors(tmp_path):
+    db = str(tmp_path / "s.db")
+    make_store(tmp_path / "s.db")
+    runner = CliRunner()
+    out = runner.invoke(main, ["cite", "--db", db])
+    assert out.exit_code == 0 and "4 references stored" in out.output
+    out = runner.invoke(main, ["resolve", "--db", db])
+    assert out.exit_code == 0 and "edges: accept=2" in out.output
+    out = runner.invoke(main, ["resolve", "--db", db, "--seeds", str(tmp_path / "missing.jsonl")])
+    assert out.exit_code == 1 and "no such file" in out.output
+    out = runner.invoke(main, ["resolve", "--db", db, "--accept", "70", "--review", "80"])
+    assert out.exit_code == 1 and "above --accept" in out.output
+    out = runner.invoke(
+        main, ["edges", "--db", db, "--seed", "LLaMA: Open and Efficient", "--format", "jsonl"]
+    )
+    rows = [json.loads(line) for line in out.output.splitlines()]
+    assert {r["seed"] for r in rows} == {"2302.13971"} and rows[0]["citing_version"] == 2
+    out = runner.invoke(main, ["edges", "--db", db, "--seed", "no such seed title at all"])
+    assert out.exit_code == 1 and "no seed title matches" in out.output
+    out = runner.invoke(main, ["refs", "--db", db, "--paper", "2405.00001v2"])
+    assert out.exit_code == 0 and "arXiv:2302.13971" in out.output

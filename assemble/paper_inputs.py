@@ -109,12 +109,12 @@ class ResolverMatcher:
     def __init__(self, seeds: Iterable[KeyCandidate]) -> None:
         self.index = SeedIndex(SeedTitle(k.arxiv_id, k.title, k.first_published) for k in seeds)
 
-    def __call__(self, references: str, key: KeyCandidate) -> Evidence | None:
+    def __call__(self, references: str) -> dict[str, Evidence]:
         entries, _style = split_references(references)
-        best: Evidence | None = None
+        found: dict[str, Evidence] = {}
         for entry in entries:
             for match in self.index.resolve(entry):
-                is_key = match.seed_id == key.arxiv_id and match.band == "accept"
-                if is_key and (best is None or match.score > best.score):
-                    best = Evidence(entry, match.method, match.score, match.band)
-        return best
+                best = found.get(match.seed_id)
+                if match.band == "accept" and (best is None or match.score > best.score):
+                    found[match.seed_id] = Evidence(entry, match.method, match.score, match.band)
+        return found

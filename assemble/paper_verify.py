@@ -13,26 +13,26 @@ from dataclasses import dataclass, field
 from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
 from reflong.assemble.paper_sampling import TaskPlan
 
-# Given a document's final references text and a key, the evidence that it cites the key, or None.
-Matcher = Callable[[str, KeyCandidate], Evidence | None]
+# A document's final references text -> the seeds it cites (accepted), each with its evidence.
+# One call per document covers every key: resolution is per reference, not per (document, key).
+Matcher = Callable[[str], dict[str, Evidence]]
 
 
 @dataclass
 class Verifier:
-    """Runs the matcher on final document texts, remembering each (document, key) answer."""
+    """Runs the matcher once per final document text and answers (document, key) from that."""
 
     matcher: Matcher
-    _cache: dict[tuple[str, str], Evidence | None] = field(default_factory=dict)
+    _cache: dict[str, dict[str, Evidence]] = field(default_factory=dict)
 
     def cites(self, doc: PaperDoc, key: KeyCandidate) -> Evidence | None:
-        pair = (doc.ref, key.arxiv_id)
-        if pair not in self._cache:
+        if doc.ref not in self._cache:
             final = doc.text
             # The references section is the tail of the final text, never trimmed; checking the
             # tail itself keeps the verification on exactly what the model reads.
             tail = final[len(final) - len(doc.references) :] if doc.references else ""
-            self._cache[pair] = self.matcher(tail, key) if tail else None
-        return self._cache[pair]
+            self._cache[doc.ref] = self.matcher(tail) if tail else {}
+        return self._cache[doc.ref].get(key.arxiv_id)
 
     def violations(self, plan: TaskPlan, docs: dict[str, PaperDoc]) -> list[str]:
         """Every way the plan's answers disagree with the final texts (empty when sound)."""

@@ -13,9 +13,19 @@ from reflong.assemble.paper_sampling import NegativePools, plan_tasks
 from reflong.assemble.paper_verify import Verifier
 from reflong.ingest.tokenizer import get_tokenizer
 
+SEEDS = {
+    "2403.00001": "Alpha Models Are Great",
+    "2403.00002": "Alpha Models Are Great 2",
+    "2403.00003": "Beta",
+}
 
-def _substring_matcher(references: str, key: KeyCandidate) -> Evidence | None:
-    return Evidence(key.title, "title", 100.0, "accept") if key.title.lower() in references.lower() else None
+
+def _substring_matcher(references: str) -> dict[str, Evidence]:
+    return {
+        seed: Evidence(title, "title", 100.0, "accept")
+        for seed, title in SEEDS.items()
+        if title.lower() in references.lower()
+    }
 
 
 def _doc(arxiv_id: str, date: str, refs: str, body_words: int = 200) -> PaperDoc:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from reflong.assemble.paper_build import PaperSettings
+from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import db_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
@@ -40,14 +41,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 
 
 @click.command()
-@click.option("--since", required=True, metavar="YYYY-MM", help="First month of the seed window.")
-@click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--pool-months", type=click.IntRange(min=0), default=6, show_default=True)
-@click.option("--distractor-months", type=click.IntRange(min=0), default=2, show_default=True)
-@click.option(
-    "--categories", default="cs.CL,cs.LG,cs.AI", show_default=True, help="Comma-separated (empty: all)."
-)
-@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="At most N papers per window.")
+@ingest_options
 @click.option(
     "--lengths", default="30K,45K,60K,75K", show_default=True, help="Nominal lengths (30K:8 sets M)."
 )
@@ -58,25 +52,34 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     "--tasks", "n_tasks", type=click.IntRange(min=1), default=100, show_default=True, help="Per setting."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same bytes).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/paper", show_default=True)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="out/paper",
+    show_default=True,
+    help="Output folder.",
+)
 @db_option
-@click.option(
-    "--cache", "cache_dir", type=click.Path(file_okay=False), default="reflong-cache", show_default=True
-)
-@click.option(
-    "--source", "source_dir", type=click.Path(exists=True, file_okay=False), help="Local catalog folder."
-)
-@click.option("--arxiv-url", default=None, help="An arXiv-compatible endpoint instead of arXiv.")
-@click.option(
-    "--delay", type=click.FloatRange(min=0), default=3.0, show_default=True, help="Seconds between API calls."
-)
 @click.option("--grobid-url", default=None, help="Extract references with this GROBID server.")
 @click.option("--grobid-fallback", is_flag=True, help="Use the built-in parser when GROBID is down.")
 @click.option(
     "--seeds", "seeds_file", type=click.Path(exists=True, dir_okay=False), help="Explicit seed list (jsonl)."
 )
-@click.option("--min-positives", type=click.IntRange(min=1), default=2, show_default=True)
-@click.option("--max-doc-tokens", type=click.IntRange(min=100), default=5000, show_default=True)
+@click.option(
+    "--min-positives",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Citing papers a key needs.",
+)
+@click.option(
+    "--max-doc-tokens",
+    type=click.IntRange(min=100),
+    default=5000,
+    show_default=True,
+    help="Per-paper budget.",
+)
 @click.option(
     "--trim", is_flag=True, help="Trim longer papers to --max-doc-tokens instead of leaving them out."
 )
@@ -101,6 +104,8 @@ def paper(**opts) -> None:
     from reflong.db.engine import open_store
     from reflong.ingest.windows import BuildWindows, parse_month
 
+    if not opts["since"]:
+        raise click.UsageError("--since YYYY-MM is required: it names the seed window of the build")
     lengths = parse_lengths(opts["lengths"])
     difficulties = tuple(d.strip() for d in opts["difficulty"].split(",") if d.strip())
     for d in difficulties:
@@ -142,25 +147,13 @@ def _run_stages(engine, opts: dict) -> None:
     """Ingest, parse, cite and resolve; each resumes and prints its one-line summary."""
     from reflong.citations.cite_stage import run_cite
     from reflong.citations.resolve_stage import run_resolve
-    from reflong.ingest.ingest_stage import IngestSettings, run_ingest
-    from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+    from reflong.ingest.ingest_stage import run_ingest
+    from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
     from reflong.ingest.parse_stage import ParseSettings, run_parse
 
-    if opts["source_dir"] and opts["arxiv_url"]:
+    if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:
         raise ReflongError("give --source DIR or --arxiv-url URL, not both")
-    ingest = IngestSettings(
-        since=opts["since"],
-        seed_months=opts["seed_months"],
-        pool_months=opts["pool_months"],
-        distractor_months=opts["distractor_months"],
-        categories=tuple(c.strip() for c in opts["categories"].split(",") if c.strip()),
-        max_papers=opts["max_papers"],
-        cache_dir=Path(opts["cache_dir"]),
-        arxiv_url=opts["arxiv_url"] or DEFAULT_ARXIV_URL,
-        source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
-        net=NetPolicy(delay=opts["delay"]),
-    )
-    click.echo(run_ingest(engine, ingest, progress=tqdm_progress).line())
+    click.echo(run_ingest(engine, ingest_settings(opts), progress=tqdm_progress).line())
     parsed = run_parse(
         engine, ParseSettings(workers=opts["workers"], tokenizer=opts["tokenizer"]), progress=tqdm_progress
     )
@@ -209,7 +202,7 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
             since=since,
             distractor_months=6,
             pool_months=6,
-            categories="",
+            categories=(),
             arxiv_url=server.url,
             delay=0.0,
             db_path=str(out / "store.db"),

@@ -1,11 +1,11 @@
 """Write a synthetic arXiv catalog (PDFs + papers.jsonl + seeds.jsonl + truth.jsonl) to a folder.
 
-The catalog follows the local catalog format (/work/catalog-format.md), with the extension fields
-``first_published``, ``categories``, ``doi`` and ``versions``, so ``ingest --source DIR`` and the
-local arXiv-protocol server read it like any other. ``truth.jsonl`` is the known answer: for each
-paper version, the seeds its bibliography cites (with the entry text and its evidence form) and
-the near misses (entries for a confusable work that is *not* the seed). ``generator.json`` records
-the settings, the date windows and the near-miss families.
+The catalog follows the local catalog format shared with ``ingest --source`` and the local
+arXiv-protocol server, with the extension fields ``first_published``, ``categories``, ``doi`` and
+``versions``, so both read it like any other. ``truth.jsonl`` is the known answer: for each paper
+version, the seeds its bibliography cites (with the entry text and its evidence form) and the near
+misses (entries for a confusable work that is *not* the seed). ``generator.json`` records the
+settings, the date windows and the near-miss families.
 
 Rendering is the slow part, so PDFs are rendered in a process pool (``jobs``); each job depends
 only on the plan, so output bytes do not depend on the number of workers.
@@ -13,11 +13,9 @@ only on the plan, so output bytes do not depend on the number of workers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,15 +23,15 @@ from pathlib import Path
 from reflong import __version__
 from reflong.demo.document import compose
 from reflong.demo.references import Entry, bibliography
-from reflong.demo.render import render_pdf
+from reflong.demo.render import save_pdf
 from reflong.demo.world import Paper, SynthConfig, Version, World, plan_world
 from reflong.errors import ReflongError
 from reflong.progress import ProgressFactory, null_progress
 
 GENERATOR_FILE = "generator.json"
 WHY = {
-    "sequel": "a sequel with the same name plus a number is a different work",
-    "hyphen": "the hyphenated successor name is a different work",
+    "sequel": "same name, one with a sequel number (X vs X 2): a different work",
+    "hyphen": "same name, one with a hyphenated successor number (X vs X-2): a different work",
     "prefix": "same title prefix, different ending: a different work",
     "predecessor": "the older work with the same name is the predecessor, not the seed",
 }
@@ -57,26 +55,27 @@ def entries_for(world: World, paper: Paper, version: Version) -> list[Entry]:
     return bibliography(works, paper.style, f"reflong-demo:{world.config.seed}:{paper.arxiv_id}:bib")
 
 
-def _render_job(args: tuple[World, str, int]) -> tuple[str, bytes]:
-    world, arxiv_id, vi = args
+def _render_job(world: World, arxiv_id: str, vi: int, out: Path) -> tuple[str, str]:
+    """Render one paper version into ``out``; return (relative path, sha256)."""
     paper = world.papers[arxiv_id]
     version = paper.versions[vi]
     doc = compose(paper, version, entries_for(world, paper, version), world.works, world.config.seed)
-    return pdf_name(arxiv_id, version.version), render_pdf(doc, paper.style)
+    rel = pdf_name(arxiv_id, version.version)
+    return rel, save_pdf(doc, paper.style, out / rel)
 
 
 # Workers get the plan once (pool initializer) and then only (id, version index) per job.
-_WORLD: World | None = None
+_WORKER: tuple[World, Path] | None = None
 
 
-def _init_worker(world: World) -> None:
-    global _WORLD
-    _WORLD = world
+def _init_worker(world: World, out: Path) -> None:
+    global _WORKER
+    _WORKER = (world, out)
 
 
-def _pool_job(job: tuple[str, int]) -> tuple[str, bytes]:
-    assert _WORLD is not None
-    return _render_job((_WORLD, *job))
+def _pool_job(job: tuple[str, int]) -> tuple[str, str]:
+    assert _WORKER is not None
+    return _render_job(_WORKER[0], *job, _WORKER[1])
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -90,20 +89,23 @@ def _jsonl(records: list[dict]) -> bytes:
 
 
 def render_all(
-    world: World, jobs: int, progress: ProgressFactory = null_progress
-) -> Iterator[tuple[str, bytes]]:
-    """Yield (relative path, PDF bytes) for every paper version, in a stable order."""
+    world: World, out: Path, jobs: int, progress: ProgressFactory = null_progress
+) -> dict[str, str]:
+    """Write every paper version's PDF under ``out``; return {relative path: sha256}."""
     todo = [(k, i) for k, p in world.papers.items() for i in range(len(p.versions))]
+    sha: dict[str, str] = {}
     with progress(total=len(todo), desc="render PDFs", unit="pdf") as bar:
         if jobs <= 1 or len(todo) < 40:
             for k, i in todo:
-                yield _render_job((world, k, i))
+                rel, digest = _render_job(world, k, i, out)
+                sha[rel] = digest
                 bar.update()
-            return
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(world,)) as pool:
-            for item in pool.map(_pool_job, todo, chunksize=8):
-                yield item
-                bar.update()
+        else:
+            with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(world, out)) as pool:
+                for rel, digest in pool.map(_pool_job, todo, chunksize=8):
+                    sha[rel] = digest
+                    bar.update()
+    return dict(sorted(sha.items()))
 
 
 def catalog_records(world: World) -> tuple[list[dict], list[dict]]:
@@ -159,7 +161,7 @@ def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
                     cites.append({"seed": e.key, "reference": ref, "form": e.form})
                 fam = world.family_of(e.key)
                 for other in fam.members if fam else []:
-                    if other != e.key and other in seeds and other not in cited:
+                    if other not in (e.key, key) and other in seeds and other not in cited:
                         near.append({"seed": other, "reference": ref, "why_not": WHY[fam.kind]})
             out.append(
                 {
@@ -182,6 +184,7 @@ def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
 def generator_record(world: World, counts: dict) -> dict:
     return {
         "generator": "reflong-build synth-arxiv",
+        "complete": True,
         "tool_version": __version__,
         "config": asdict(world.config),
         "windows": world.windows,
@@ -194,7 +197,12 @@ def generator_record(world: World, counts: dict) -> dict:
 
 
 def _prepare_out(out: Path, cfg: SynthConfig) -> None:
-    """Refuse to write into a folder that is not ours; clear what a previous run left."""
+    """Refuse to write into a folder that is not ours, and mark it ours before writing anything.
+
+    generator.json is written first with ``"complete": false`` (and rewritten whole at the end), so
+    an interrupted run leaves a folder that a rerun recognises and finishes, and readers can tell a
+    partial catalog from a whole one. Leftover temporary files of a killed run are removed.
+    """
     out.mkdir(parents=True, exist_ok=True)
     marker = out / GENERATOR_FILE
     if any(out.iterdir()) and not marker.exists():
@@ -202,8 +210,10 @@ def _prepare_out(out: Path, cfg: SynthConfig) -> None:
             f"{out} is not empty and holds no {GENERATOR_FILE}: give an empty or new --out folder"
         )
     (out / "pdf").mkdir(exist_ok=True)
-    for f in (out / "pdf").glob("*.pdf"):
-        f.unlink()
+    for tmp in [*out.glob(".*.tmp"), *(out / "pdf").glob(".*.tmp")]:
+        tmp.unlink()
+    provisional = {"generator": "reflong-build synth-arxiv", "complete": False, "config": asdict(cfg)}
+    _atomic_write(marker, (json.dumps(provisional, indent=2) + "\n").encode())
 
 
 def generate(
@@ -218,10 +228,10 @@ def generate(
         raise ReflongError(str(exc)) from None
     _prepare_out(out, cfg)
     jobs = jobs if jobs is not None else min(4, os.cpu_count() or 1)
-    sha: dict[str, str] = {}
-    for rel, data in render_all(world, jobs, progress):
-        _atomic_write(out / rel, data)
-        sha[rel] = hashlib.sha256(data).hexdigest()
+    sha = render_all(world, out, jobs, progress)
+    for f in (out / "pdf").glob("*.pdf"):  # what an earlier, different run left behind
+        if f"pdf/{f.name}" not in sha:
+            f.unlink()
     papers, seeds = catalog_records(world)
     truth = truth_records(world, sha)
     roles: dict[str, int] = {}

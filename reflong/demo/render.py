@@ -13,8 +13,11 @@ Reproducible bytes: the metadata dates come from the version date and the file i
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import pymupdf
 import pyphen
@@ -73,6 +76,13 @@ def _hyphenator() -> pyphen.Pyphen:
     return pyphen.Pyphen(lang="en_US")
 
 
+@lru_cache(maxsize=65536)
+def _hyphen_splits(word: str) -> tuple[tuple[str, str], ...]:
+    """(head, tail) pairs at the word's hyphenation points, longest head first (vocabulary is
+    small, so caching makes hyphenation nearly free)."""
+    return tuple((h, t) for h, t in _hyphenator().iterate(word) if len(h) >= 3 and len(t) >= 3)
+
+
 _WORD = re.compile(r"^([A-Za-z]{6,})([^A-Za-z]*)$")
 
 
@@ -81,8 +91,8 @@ def _split(word: str, room: float, width: _Measure) -> tuple[str, str] | None:
     hyphen already in the word. Words with digits (ids, DOIs, years) are never split here."""
     m = _WORD.match(word)
     if m:
-        for head, tail in _hyphenator().iterate(m.group(1)):
-            if len(head) >= 3 and len(tail) >= 3 and width(head + "-") <= room:
+        for head, tail in _hyphen_splits(m.group(1)):
+            if width(head + "-") <= room:
                 return head + "-", tail + m.group(2)
         return None
     if "-" in word[1:-1] and not any(c.isdigit() for c in word):
@@ -97,33 +107,38 @@ def _split(word: str, room: float, width: _Measure) -> tuple[str, str] | None:
 def wrap(text: str, width: _Measure, first: float, rest: float) -> list[str]:
     """Greedy line breaking with hyphenation; ``first``/``rest`` are the line widths."""
     lines: list[str] = []
-    line, line_w, limit = "", 0.0, first
+    line: list[str] = []
+    line_w, limit = 0.0, first
     space = width(" ")
+    cache = width.cache
     words = text.split()
     i = 0
     while i < len(words):
         word = words[i]
-        w = width(word)
+        w = cache.get(word)
+        if w is None:
+            w = width(word)
         cand_w = line_w + space + w if line else w
         if cand_w <= limit:
-            line, line_w, i = (f"{line} {word}" if line else word), cand_w, i + 1
+            line.append(word)
+            line_w, i = cand_w, i + 1
             continue
         room = limit - (line_w + space if line else 0.0)
         split = _split(word, room, width)
         if split:
-            lines.append(f"{line} {split[0]}" if line else split[0])
+            lines.append(" ".join([*line, split[0]]))
             words[i] = split[1]
         elif line:
-            lines.append(line)
+            lines.append(" ".join(line))
         else:  # a single token wider than the line (a long URL): cut it
             k = len(word)
             while k > 1 and width(word[:k]) > limit:
                 k -= 1
             lines.append(word[:k])
             words[i] = word[k:]
-        line, line_w, limit = "", 0.0, rest
+        line, line_w, limit = [], 0.0, rest
     if line:
-        lines.append(line)
+        lines.append(" ".join(line))
     return lines
 
 
@@ -226,6 +241,25 @@ def layout(doc: Document, style: str) -> list[str]:
 
 def render_pdf(doc: Document, style: str) -> bytes:
     """The PDF bytes of ``doc``; the same document always gives the same bytes."""
+    pdf = _build(doc, style)
+    data = pdf.tobytes(garbage=3, deflate=True, no_new_id=True)
+    pdf.close()
+    return data
+
+
+def save_pdf(doc: Document, style: str, path: Path) -> str:
+    """Write ``doc`` to ``path`` atomically and return its sha256 (the same bytes as
+    :func:`render_pdf`, but written by MuPDF directly: no Python write callback per chunk)."""
+    pdf = _build(doc, style)
+    tmp = path.with_name(f".{path.name}.tmp")
+    pdf.save(str(tmp), garbage=3, deflate=True, no_new_id=True)
+    pdf.close()
+    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    os.replace(tmp, path)
+    return digest
+
+
+def _build(doc: Document, style: str) -> pymupdf.Document:
     pdf = pymupdf.open()
     refs = []
     for name, base in FONTS.items():
@@ -241,6 +275,4 @@ def render_pdf(doc: Document, style: str) -> bytes:
         pdf.update_stream(xref, content.encode("latin-1"))
         page.set_contents(xref)
     pdf.set_metadata(doc.metadata)
-    data = pdf.tobytes(garbage=3, deflate=True, no_new_id=True)
-    pdf.close()
-    return data
+    return pdf

@@ -13,7 +13,7 @@ import random
 
 def _words(block: str, sep: str | None = None) -> tuple[str, ...]:
     """A word list written as a text block (whitespace- or ``sep``-separated)."""
-    return tuple(w.strip() for w in block.split(sep) if w.strip())
+    return tuple(" ".join(w.split()) for w in block.split(sep) if w.strip())
 
 
 FIRST_NAMES = _words(
@@ -205,6 +205,19 @@ def topic(rng: random.Random) -> dict[str, str]:
     }
 
 
+_NUMBERS = {
+    "n": lambda rng: rng.randint(1, 6),
+    "n2": lambda rng: rng.randint(3, 12),
+    "pct": lambda rng: f"{rng.randint(1, 9)}.{rng.randint(0, 9)}",
+    "bs": lambda rng: rng.choice((16, 32, 64, 128, 256)),
+    "lr": lambda rng: rng.choice(("1e-4", "3e-4", "5e-5", "2e-5")),
+    "size1": lambda rng: rng.choice(("60M", "125M", "350M")),
+    "size2": lambda rng: rng.choice(("1.3B", "7B", "13B")),
+}
+# Which number slots each template uses, so only those are drawn (text generation is on the hot path).
+_SLOTS = [tuple(k for k in _NUMBERS if "{" + k + "}" in t) for t in _SENTENCES]
+
+
 def sentence(rng: random.Random, top: dict[str, str]) -> str:
     """One sentence on the paper's topic, with a quarter of the slots drawn fresh for variety."""
     slots = dict(top)
@@ -212,16 +225,10 @@ def sentence(rng: random.Random, top: dict[str, str]) -> str:
         slots["noun"] = rng.choice(NOUNS)
     if rng.random() < 0.25:
         slots["adj"] = rng.choice(ADJECTIVES)
-    return rng.choice(_SENTENCES).format(
-        **slots,
-        n=rng.randint(1, 6),
-        n2=rng.randint(3, 12),
-        pct=f"{rng.randint(1, 9)}.{rng.randint(0, 9)}",
-        bs=rng.choice((16, 32, 64, 128, 256)),
-        lr=rng.choice(("1e-4", "3e-4", "5e-5", "2e-5")),
-        size1=rng.choice(("60M", "125M", "350M")),
-        size2=rng.choice(("1.3B", "7B", "13B")),
-    )
+    i = rng.randrange(len(_SENTENCES))
+    for k in _SLOTS[i]:
+        slots[k] = _NUMBERS[k](rng)
+    return _SENTENCES[i].format(**slots)
 
 
 def paragraph(rng: random.Random, top: dict[str, str], n_sentences: int) -> str:

@@ -112,6 +112,11 @@ def month_start(since: str, offset: int) -> date:
     return date(idx // 12, idx % 12 + 1, 1)
 
 
+def _arxiv_id(year: int, month: int, number: int) -> str:
+    """New-style arXiv id: YYMM.NNNN up to 2014, YYMM.NNNNN since 2015."""
+    return f"{year % 100:02d}{month:02d}.{number:0{4 if year < 2015 else 5}d}"
+
+
 def _weighted(rng: random.Random, pairs) -> object:
     values, weights = zip(*pairs, strict=True)
     return rng.choices(values, weights=weights)[0]
@@ -235,14 +240,16 @@ def plan_world(cfg: SynthConfig) -> World:
     families: list[Family] = []
 
     n_ext = [0]
+    ext_ids: set[str | None] = set()
 
     def ext_work(title: str) -> Work:
         d = _day_in(rng, ext_start, ext_end)
         n_ext[0] += 1
         key = f"ext-{n_ext[0]:04d}"
-        arxiv_id = f"{d.year % 100:02d}{d.month:02d}.{rng.randint(1000, 9999):04d}" if d.year < 2015 else None
-        if d.year >= 2015 and rng.random() < 0.5:
-            arxiv_id = f"{d.year % 100:02d}{d.month:02d}.{rng.randint(10000, 29999):05d}"
+        arxiv_id = None
+        while (d.year < 2015 or rng.random() < 0.5) and arxiv_id in (None, *ext_ids):
+            arxiv_id = _arxiv_id(d.year, d.month, rng.randint(1000, 9999 if d.year < 2015 else 29999))
+        ext_ids.add(arxiv_id)
         w = Work(
             key,
             title,
@@ -279,9 +286,10 @@ def plan_world(cfg: SynthConfig) -> World:
         by_month.setdefault((d.year, d.month), []).append(i)
     for (year, month), idxs in sorted(by_month.items()):
         num = rng.randint(100, 900)
+        step = max(1, min(40, 8000 // len(idxs)))  # stays below 10000 (4-digit ids before 2015)
         for i in sorted(idxs, key=lambda i: (raw[i][2], i)):
-            num += rng.randint(1, 40)
-            ids[i] = f"{year % 100:02d}{month:02d}.{num:05d}"
+            num += rng.randint(1, step)
+            ids[i] = _arxiv_id(year, month, num)
 
     papers: dict[str, Paper] = {}
     group_members: dict[int, list[str]] = {}
@@ -305,7 +313,7 @@ def plan_world(cfg: SynthConfig) -> World:
             role,
             [primary, *cross],
             "numbered" if prng.random() < 0.6 else "author-year",
-            prng.randint(2300, 4300),
+            prng.randint(2900, 4600),
             abstract,
         )
         if gi >= 0:

@@ -1,0 +1,127 @@
+"""The ingest options, shared by ``ingest`` and ``paper`` so both read and default the same."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from reflong.errors import ReflongError
+from reflong.ingest.ingest_stage import DEFAULT_CATEGORIES, IngestSettings
+from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.windows import parse_month
+
+
+def _since(_ctx, _param, value: str | None) -> str | None:
+    if value is not None:
+        try:
+            parse_month(value)
+        except ReflongError as exc:
+            raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
+    return value
+
+
+def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in value.split(",") if c.strip())
+
+
+_DECORATORS = [
+    click.option(
+        "--since",
+        metavar="YYYY-MM",
+        callback=_since,
+        help="First month of the seed window (required for arXiv).",
+    ),
+    click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True),
+    click.option(
+        "--pool-months",
+        type=click.IntRange(min=0),
+        default=6,
+        show_default=True,
+        help="Months of citing papers after the seed window.",
+    ),
+    click.option(
+        "--distractor-months",
+        type=click.IntRange(min=0),
+        default=2,
+        show_default=True,
+        help="Months of earlier papers before the seed window.",
+    ),
+    click.option(
+        "--categories",
+        default=",".join(DEFAULT_CATEGORIES),
+        show_default=True,
+        callback=_categories,
+        help="Comma-separated arXiv categories (cs.* for a prefix; empty: all).",
+    ),
+    click.option(
+        "--max-papers", type=click.IntRange(min=1), default=None, help="At most N papers per window."
+    ),
+    click.option(
+        "--cache",
+        "cache_dir",
+        type=click.Path(file_okay=False),
+        default="reflong-cache",
+        show_default=True,
+        envvar="REFLONG_CACHE",
+        help="PDF cache (by id+version). Env: REFLONG_CACHE.",
+    ),
+    click.option(
+        "--arxiv-url",
+        default=DEFAULT_ARXIV_URL,
+        show_default=True,
+        help="Base URL of an arXiv-compatible endpoint (/api/query and /pdf/<id>vN).",
+    ),
+    click.option(
+        "--source",
+        "source_dir",
+        type=click.Path(exists=True, file_okay=False),
+        default=None,
+        help="A local catalog folder (papers.jsonl + PDFs) instead of arXiv.",
+    ),
+    click.option(
+        "--delay",
+        type=click.FloatRange(min=0),
+        default=3.0,
+        show_default=True,
+        help="Seconds between requests (arXiv asks for >= 3).",
+    ),
+    click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=30.0,
+        show_default=True,
+        help="Seconds to wait for an answer before retrying.",
+    ),
+    click.option(
+        "--retries",
+        type=click.IntRange(min=0),
+        default=3,
+        show_default=True,
+        help="Retries (with exponential backoff) on 429/5xx/timeouts/empty pages.",
+    ),
+]
+
+
+def ingest_options(func: Callable) -> Callable:
+    """Apply every ingest option (window, categories, source, politeness) to a command."""
+    for decorator in reversed(_DECORATORS):
+        func = decorator(func)
+    return func
+
+
+def ingest_settings(opts: dict) -> IngestSettings:
+    """IngestSettings from the parsed options (extra keys in ``opts`` are ignored)."""
+    return IngestSettings(
+        since=opts["since"],
+        seed_months=opts["seed_months"],
+        pool_months=opts["pool_months"],
+        distractor_months=opts["distractor_months"],
+        categories=opts["categories"],
+        max_papers=opts["max_papers"],
+        cache_dir=Path(opts["cache_dir"]),
+        arxiv_url=opts["arxiv_url"],
+        source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
+        net=NetPolicy(delay=opts["delay"], timeout=opts["timeout"], retries=opts["retries"]),
+    )

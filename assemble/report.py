@@ -206,6 +206,7 @@ table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.ref{max-width:520px;font-size:12px;color:#444}
+td.ref:nth-child(2){white-space:nowrap}
 .none{color:#777;font-style:italic}
 details{margin:6px 0}
 pre{white-space:pre-wrap;word-break:break-word;background:#fff;border:1px solid #e4e4e4;padding:8px}
@@ -360,7 +361,7 @@ def _queue_section(data: ReportData) -> str:
             r.citing_title or r.seed_title,
             r.method,
             "" if r.score is None else f"{r.score:.1f}",
-            r.reference,
+            _clip(r.reference),
         ]
         for r in data.queue_top
     ]

@@ -178,3 +178,13 @@ def test_report_and_queue_on_a_build_without_tasks(tmp_path):
     _run("report", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "s.db"))
     html = (tmp_path / "out" / "report.html").read_text()
     assert html.count("This build has no tasks.") == 2 and "No citation edges point at this build" in html
+
+
+def test_long_reference_strings_are_clipped_in_the_middle():
+    from reflong.assemble.report import _clip
+
+    authors = ", ".join(f"A. Author{i}" for i in range(80))
+    ref = f"{authors}. A Title That Matters. In Venue, 2024."
+    clipped = _clip(ref)
+    assert len(clipped) < 330 and clipped.startswith("A. Author0,") and clipped.endswith("In Venue, 2024.")
+    assert " … " in clipped and _clip("short") == "short"

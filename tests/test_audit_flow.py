@@ -269,3 +269,29 @@ def test_sheet_is_spreadsheet_safe_and_semicolon_sheets_import(tmp_path, db_path
     with pytest.raises(ReflongError, match="missing column"):
         (tmp_path / "x.csv").write_text("id,verdict\n1,confirm\n")
         import_sheet(engine, tmp_path / "x.csv")
+
+
+def test_an_older_store_gains_views_and_indexes_its_references(db_path):
+    open_store(db_path)
+    con = sqlite3.connect(db_path)
+    for name in ("reference_fts", "citation_fts"):
+        con.execute(f"DROP TABLE {name}")
+        for suffix in ("ai", "ad", "au"):
+            con.execute(f"DROP TRIGGER IF EXISTS {name}_{suffix}")
+    con.execute("DROP VIEW citing_pairs")
+    con.execute("CREATE VIEW citing_pairs AS SELECT citing_arxiv_id, band FROM citation")  # an old definition
+    con.execute(
+        'INSERT INTO reference (arxiv_id, version, "order", raw, authors_json, parser) '
+        "VALUES ('2405.00001', 1, 1, 'A. Vaswani et al. Attention is all you need. 2017.', '[]', 'x')"
+    )
+    con.commit()
+    open_store(db_path)
+    hits = con.execute("SELECT rowid FROM reference_fts WHERE reference_fts MATCH 'attention'").fetchall()
+    assert hits == [(1,)]
+    columns = [r[1] for r in con.execute("PRAGMA table_info(citing_pairs)")]
+    assert {"verdict", "effective_band", "citing_title", "edge_key"} <= set(columns)
+    con.execute("DELETE FROM reference")
+    con.commit()
+    assert con.execute(
+        "SELECT count(*) FROM reference_fts WHERE reference_fts MATCH 'attention'"
+    ).fetchone() == (0,)

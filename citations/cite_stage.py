@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from reflong.citations.entry_parse import ParsedEntry, parse_entry
 from reflong.citations.split import SPLITTER_VERSION, split_references
-from reflong.db.citations import Reference, ReferenceList
+from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.papers import Paper, clear_failure, record_failure, utcnow
 from reflong.db.text import ParsedDoc
 from reflong.errors import NetworkError
@@ -62,24 +62,27 @@ def _pending(session: Session) -> list[_Work]:
         .subquery()
     )
     rows = session.exec(
-        select(Paper, ParsedDoc)
+        select(
+            Paper.arxiv_id,
+            Paper.version,
+            Paper.pdf_sha256,
+            Paper.pdf_path,
+            ParsedDoc.id,
+            ParsedDoc.parser_version,
+            ParsedDoc.has_references,
+        )
         .join(latest, latest.c.pdf_sha256 == Paper.pdf_sha256)
         .join(ParsedDoc, ParsedDoc.id == latest.c.pid)
         .order_by(Paper.arxiv_id, Paper.version)
     ).all()
-    return [
-        _Work(
-            p.arxiv_id,
-            p.version,
-            p.pdf_sha256,
-            p.pdf_path,
-            d.id,
-            d.parser_version,
-            d.references_text,
-            d.has_references,
-        )
-        for p, d in rows
-    ]
+    # Texts are read one paper at a time, only for papers that need work (stores get large).
+    return [_Work(a, v, sha, path, pid, pv, "", bool(has)) for a, v, sha, path, pid, pv, has in rows]
+
+
+def _references_text(session: Session, parsed_doc_id: int | None) -> str:
+    if parsed_doc_id is None:
+        return ""
+    return session.exec(select(ParsedDoc.references_text).where(ParsedDoc.id == parsed_doc_id)).one() or ""
 
 
 def store_entries(
@@ -93,8 +96,16 @@ def store_entries(
     status: str = "ok",
     error: str | None = None,
 ) -> ReferenceList:
-    """Replace a paper's reference list (rows keyed by order, 1-based) and mark it unresolved."""
+    """Replace a paper's reference list (rows keyed by order, 1-based) and mark it unresolved.
+
+    Edges whose evidence is gone (no entry at that order any more, or a different string there)
+    are dropped now; edges on unchanged entries stay until resolution updates them in place."""
     session.exec(delete(Reference).where(Reference.arxiv_id == arxiv_id, Reference.version == version))
+    for edge in session.exec(
+        select(Citation).where(Citation.citing_arxiv_id == arxiv_id, Citation.citing_version == version)
+    ).all():
+        if edge.ref_order > len(entries) or entries[edge.ref_order - 1].raw != edge.reference:
+            session.delete(edge)
     for order, e in enumerate(entries, start=1):
         session.add(
             Reference(
@@ -189,6 +200,7 @@ def run_cite(
                             continue
                         reason, message = None, ""
                 if parser == builtin_parser:
+                    w.references_text = _references_text(session, w.parsed_doc_id)
                     if not w.has_references and not w.references_text.strip():
                         entries, reason, message = (
                             [],

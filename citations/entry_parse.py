@@ -54,12 +54,20 @@ def _squeeze_digits(text: str) -> str:
     return re.sub(r"(?<=[\d.])\s+(?=[\d.])", "", text)
 
 
+def valid_new_id(yymm: str, number: str) -> bool:
+    """arXiv's new scheme: YYMM from 0704, month 01-12, 4 digits until 1412 and 5 from 1501.
+    Placeholders such as "abs/2022.99999" in real bibliographies fail this and are ignored."""
+    if not 1 <= int(yymm[2:]) <= 12 or int(yymm) < 704:
+        return False
+    return len(number) == (5 if int(yymm) >= 1501 else 4)
+
+
 def find_arxiv_id(text: str) -> tuple[str | None, int | None]:
     """First arXiv id in the string: new style ("2302.13971v2") or old style ("hep-th/9901001")."""
     for match in _ARXIV_ANCHOR.finditer(text):
         tail = _squeeze_digits(text[match.end() : match.end() + 24].lstrip())
         found = _NEW_ID.match(tail)
-        if found:
+        if found and valid_new_id(found.group(1), found.group(2)):
             version = int(found.group(3)) if found.group(3) else None
             return f"{found.group(1)}.{found.group(2)}", version
     old = _OLD_ID.search(text)

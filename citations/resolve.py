@@ -35,7 +35,7 @@ from rapidfuzz import fuzz
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-RESOLVER_VERSION = "resolve-1"
+RESOLVER_VERSION = "resolve-2"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -268,8 +268,12 @@ class SeedIndex:
             )
         score = title_score
         if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
-            notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
-            score = min(score, t.accept - 0.01)
+            if title_score >= 98 and author == "match":
+                # Title and first author agree against the id: a copy-paste error in the id.
+                notes.append(f"reference carries another arXiv id ({entry.arxiv_id}); title and author agree")
+            else:
+                notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
+                score = min(score, t.accept - 0.01)
         if seed.year and ref.years and max(ref.years) < seed.year - 1:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)

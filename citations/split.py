@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-SPLITTER_VERSION = "split-1"
+SPLITTER_VERSION = "split-2"
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")
@@ -74,7 +74,8 @@ def _numbered_chain(lines: list[str], pattern: re.Pattern) -> list[int]:
         if not m:
             continue
         n = int(m.group(1))
-        if expected <= n <= expected + 2 and (n == expected or chain):
+        # The sequence may start at 2 or 3 when the first entries were lost before the split.
+        if (chain and expected <= n <= expected + 2) or (not chain and 1 <= n <= 3):
             chain.append(i)
             expected = n + 1
     return chain

@@ -26,8 +26,9 @@ class ParsedDoc(SQLModel, table=True):
     has_references: bool = False
     status: str = Field(default="parsed", description="parsed | failed")
     error: str | None = None
-    tokenizer: str = ""
-    n_tokens: int = 0
+    tokenizer: str = Field(default="", description="tokenizer name the chunks were counted with")
+    chunk_tokens: int = Field(default=0, description="--chunk-tokens the chunks were cut with")
+    n_tokens: int = Field(default=0, description="sum of the chunks' token counts")
     created_at: str = Field(default_factory=utcnow)
 
 

@@ -30,9 +30,10 @@ class TextChunk:
     n_tokens: int
 
 
-def _sentences(paragraph: str, tok: Tokenizer, cap: int) -> list[str]:
-    """Sentences of ``paragraph``; any longer than ``cap`` tokens is cut at word boundaries."""
-    out: list[str] = []
+def _sentences(paragraph: str, tok: Tokenizer, cap: int) -> list[tuple[str, int]]:
+    """Sentences of ``paragraph`` with their token counts; any longer than ``cap`` tokens is cut
+    at word boundaries (and an unbroken run of characters by characters)."""
+    out: list = []  # sentences with counts, or word-cut pieces counted at the end
     start = 0
     pieces = []
     for m in _SENTENCE_END.finditer(paragraph):
@@ -43,8 +44,9 @@ def _sentences(paragraph: str, tok: Tokenizer, cap: int) -> list[str]:
         s = s.strip()
         if not s:
             continue
-        if tok.count(s) <= cap:
-            out.append(s)
+        n = tok.count(s)
+        if n <= cap:
+            out.append((s, n))
             continue
         words = s.split(" ")
         cur: list[str] = []
@@ -64,7 +66,10 @@ def _sentences(paragraph: str, tok: Tokenizer, cap: int) -> list[str]:
             cur.append(w)
         if cur:
             out.append(" ".join(cur))
-    return out
+    return [p if isinstance(p, tuple) else (p, tok.count(p)) for p in out]
+
+
+_MARGIN = 24  # below the limit by this much, the running estimate decides; nearer, an exact count
 
 
 def chunk_text(
@@ -75,48 +80,71 @@ def chunk_text(
     section: str = "body",
     paragraph_sep: str = PARA_SEP,
 ) -> list[TextChunk]:
-    """Chunks of ``text`` (paragraphs separated by ``paragraph_sep``) within the token bounds."""
+    """Chunks of ``text`` (paragraphs separated by ``paragraph_sep``) within the token bounds.
+
+    Each paragraph or sentence is counted once; a chunk's running size is the sum of its parts'
+    counts plus one per join. Only near the limit is the candidate chunk counted exactly, so the
+    cost stays close to one tokenizer pass over the text. Stored counts are always exact.
+    """
     if max_tokens < 16:
         raise ValueError("max_tokens must be at least 16")
     min_tokens = max_tokens // 2 if min_tokens is None else min_tokens
     cap = max(8, max_tokens // 4)
     paragraphs = [p.strip() for p in text.split(paragraph_sep)]
-    paragraphs = [p for p in paragraphs if p]
     chunks: list[TextChunk] = []
-    cur: list[str] = []  # paragraphs (or paragraph parts) in the open chunk
-    cur_sep: list[str] = []  # separator placed before each part (first is unused)
+    cur: list[tuple[str, str, int]] = []  # (separator before, part, its token count)
+    est = 0
 
-    def cur_text() -> str:
-        return "".join(sep + part for sep, part in zip(["", *cur_sep[1:]], cur, strict=False))
+    def text_of(parts: list[tuple[str, str, int]]) -> str:
+        return "".join((sep if i else "") + part for i, (sep, part, _) in enumerate(parts))
+
+    def fits(sep: str, part: str, n: int) -> bool:
+        if est + n + (1 if cur else 0) <= max_tokens - _MARGIN:
+            return True
+        return tok.count(text_of([*cur, (sep, part, n)])) <= max_tokens
+
+    def add(sep: str, part: str, n: int) -> None:
+        nonlocal est
+        est += n + (1 if cur else 0)
+        cur.append((sep, part, n))
+
+    def big_enough() -> bool:
+        return bool(cur) and (est >= min_tokens + _MARGIN or tok.count(text_of(cur)) >= min_tokens)
 
     def close() -> None:
-        if cur:
-            t = cur_text()
-            chunks.append(TextChunk(section, t, tok.count(t)))
-            cur.clear()
-            cur_sep.clear()
-
-    def fits(part: str, sep: str) -> bool:
-        return tok.count(cur_text() + (sep if cur else "") + part) <= max_tokens
+        nonlocal est
+        carry: list[tuple[str, str, int]] = []
+        while cur:
+            t = text_of(cur)
+            n = tok.count(t)
+            if n <= max_tokens or len(cur) == 1:
+                chunks.append(TextChunk(section, t, n))
+                break
+            carry.insert(0, cur.pop())  # the estimate was off: move the last part on
+        cur.clear()
+        est = 0
+        for item in carry:
+            add(*item)
 
     for para in paragraphs:
-        if fits(para, paragraph_sep):
-            cur.append(para)
-            cur_sep.append(paragraph_sep)
+        if not para:
             continue
-        if cur and tok.count(cur_text()) >= min_tokens:
+        n = tok.count(para)
+        if fits(paragraph_sep, para, n):
+            add(paragraph_sep, para, n)
+            continue
+        if big_enough():
             close()
-            if fits(para, paragraph_sep):
-                cur.append(para)
-                cur_sep.append(paragraph_sep)
+            if fits(paragraph_sep, para, n):
+                add(paragraph_sep, para, n)
                 continue
         # Split the paragraph into sentences and pack them, closing full chunks as we go.
         sep = paragraph_sep
-        for sent in _sentences(para, tok, cap):
-            if not fits(sent, sep):
+        for sent, m in _sentences(para, tok, cap):
+            if cur and not fits(sep, sent, m):
                 close()
-            cur.append(sent)
-            cur_sep.append(sep)
+            add(sep, sent, m)
             sep = " "
-    close()
+    while cur:
+        close()
     return chunks

@@ -71,6 +71,7 @@ class ParseReport:
     failed: int = 0
     without_references: int = 0
     skipped: int = 0  # already parsed with this parser version
+    rechunked: int = 0  # parsed earlier with another tokenizer or chunk size: chunks redone
     failures: dict[str, int] = field(default_factory=dict)
     pages: int = 0
     chunks: int = 0
@@ -85,15 +86,7 @@ def parse_document(path: str, sha256: str, tokenizer: str, chunk_tokens: int) ->
         return DocResult(sha256, False, reason=exc.reason, message=str(exc))
     except MemoryError:
         return DocResult(sha256, False, reason="memory-limit", message="worker memory cap reached")
-    tok = get_tokenizer(tokenizer)
-    chunks: list[tuple[str, str, int]] = []
-    for section, text in (("body", parsed.body), ("appendix", parsed.appendix)):
-        chunks += [
-            (c.section, c.text, c.n_tokens) for c in chunk_text(text, tok, chunk_tokens, section=section)
-        ]
-    # References: one entry per line; lines are the paragraphs the chunker may cut between.
-    refs = chunk_text(parsed.references, tok, chunk_tokens, section="references", paragraph_sep="\n")
-    chunks += [(c.section, c.text, c.n_tokens) for c in refs]
+    chunks = chunk_sections(parsed.body, parsed.appendix, parsed.references, tokenizer, chunk_tokens)
     return DocResult(
         sha256,
         True,
@@ -104,6 +97,20 @@ def parse_document(path: str, sha256: str, tokenizer: str, chunk_tokens: int) ->
         has_references=parsed.has_references,
         chunks=chunks,
     )
+
+
+def chunk_sections(
+    body: str, appendix: str, references: str, tokenizer: str, chunk_tokens: int
+) -> list[tuple[str, str, int]]:
+    """(section, text, n_tokens) chunks in the paper's order: body, references, then appendix."""
+    tok = get_tokenizer(tokenizer)
+    out: list[tuple[str, str, int]] = []
+    for section, text in (("body", body), ("references", references), ("appendix", appendix)):
+        # References hold one entry per line: lines are the paragraphs the chunker may cut between.
+        sep = "\n" if section == "references" else "\n\n"
+        chunks = chunk_text(text, tok, chunk_tokens, section=section, paragraph_sep=sep)
+        out += [(c.section, c.text, c.n_tokens) for c in chunks]
+    return out
 
 
 # --- workers --------------------------------------------------------------------------------
@@ -283,6 +290,7 @@ def _write_batch(engine: Engine, batch: list[DocResult], groups: dict[str, list[
                 status="parsed" if r.ok else "failed",
                 error=None if r.ok else f"{r.reason}: {r.message}",
                 tokenizer=tok_name if r.ok else "",
+                chunk_tokens=settings.chunk_tokens if r.ok else 0,
                 n_tokens=sum(n for _, _, n in r.chunks),
             )
             session.add(doc)
@@ -329,8 +337,45 @@ def run_parse(
         if batch:
             _write_batch(engine, batch, groups, settings)
             _tally(report, batch)
+    report.rechunked = rechunk_stale(engine, settings)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def rechunk_stale(engine: Engine, settings: ParseSettings) -> int:
+    """Re-chunk parses made with another tokenizer or chunk size, from their stored text.
+
+    The text does not depend on those settings, so the PDF is not parsed again.
+    """
+    tok_name = get_tokenizer(settings.tokenizer).name
+    with session_for(engine) as session:
+        stale = session.exec(
+            select(ParsedDoc).where(
+                ParsedDoc.parser_version == PARSER_VERSION,
+                ParsedDoc.status == "parsed",
+                (ParsedDoc.tokenizer != tok_name) | (ParsedDoc.chunk_tokens != settings.chunk_tokens),
+            )
+        ).all()
+        for doc in stale:
+            for c in session.exec(select(Chunk).where(Chunk.parsed_doc_id == doc.id)).all():
+                session.delete(c)
+            session.flush()
+            chunks = chunk_sections(
+                doc.body_text,
+                doc.appendix_text,
+                doc.references_text,
+                settings.tokenizer,
+                settings.chunk_tokens,
+            )
+            session.add_all(
+                Chunk(parsed_doc_id=doc.id, order=i, section=sec, text=text, n_tokens=n)
+                for i, (sec, text, n) in enumerate(chunks)
+            )
+            doc.tokenizer, doc.chunk_tokens = tok_name, settings.chunk_tokens
+            doc.n_tokens = sum(n for _, _, n in chunks)
+            session.add(doc)
+        session.commit()
+    return len(stale)
 
 
 def _tally(report: ParseReport, batch: list[DocResult]) -> None:

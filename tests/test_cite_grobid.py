@@ -11,6 +11,7 @@ from reflong.citations.cite_stage import run_cite
 from reflong.citations.evaluate import evaluate, load_labels
 from reflong.citations.grobid import GrobidReferences, parse_tei
 from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.split import SPLITTER_VERSION
 from reflong.cli import main
 from reflong.db.citations import Reference, ReferenceList
 from reflong.db.engine import open_store
@@ -102,7 +103,7 @@ def test_fallback_per_pdf_when_grobid_fails_on_it(tmp_path, corpus_dir, grobid):
     add_papers(engine, corpus_dir, ["1503.02531", "1805.02262"])
     run_parse(engine, ParseSettings(workers=1))
     report = run_cite(engine, grobid_url=grobid.url, grobid_fallback=True)
-    assert report.cited == 2 and sorted(report.by_parser) == ["builtin-split-1", "grobid-0.6.1"]
+    assert report.cited == 2 and sorted(report.by_parser) == [f"builtin-{SPLITTER_VERSION}", "grobid-0.6.1"]
 
 
 def test_garbage_tei_is_a_recorded_reason_not_a_crash():
@@ -113,3 +114,16 @@ def test_garbage_tei_is_a_recorded_reason_not_a_crash():
     assert info.value.reason == "bad-tei"
     empty = b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><back/></text></TEI>'
     assert parse_tei(empty) == ([], "unknown")
+
+
+def test_fulltext_service_goes_to_process_fulltext_document(tmp_path, corpus_dir, grobid):
+    engine = open_store(tmp_path / "s.db")
+    add_papers(engine, corpus_dir, ["2004.07180"])
+    run_parse(engine, ParseSettings(workers=1))
+    before = len(grobid.requests)
+    report = run_cite(engine, grobid_url=grobid.url, grobid_service="fulltext")
+    assert ("POST", "/api/processFulltextDocument") in grobid.requests[before:]
+    assert report.references == 57
+    # a second run with the same service is up to date; the built-in parser replaces it on request
+    assert run_cite(engine, grobid_url=grobid.url, grobid_service="fulltext").skipped == 1
+    assert run_cite(engine).by_parser == {f"builtin-{SPLITTER_VERSION}": 1}

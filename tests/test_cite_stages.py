@@ -170,3 +170,19 @@ def test_cli_cite_resolve_and_errors(tmp_path):
     assert out.exit_code == 1 and "no seed title matches" in out.output
     out = runner.invoke(main, ["refs", "--db", db, "--paper", "2405.00001v2"])
     assert out.exit_code == 0 and "arXiv:2302.13971" in out.output
+
+
+def test_recite_with_a_new_parse_drops_edges_whose_evidence_changed(tmp_path):
+    engine = make_store(tmp_path / "s.db")
+    run_cite(engine)
+    run_resolve(engine)
+    assert accepted(engine) == {"2302.13971": 1, "2307.09288": 2}
+    with Session(engine) as s:  # a new parser version reads the section differently
+        sha = s.exec(select(Paper.pdf_sha256).where(Paper.arxiv_id == "2405.00001")).one()
+        s.add(ParsedDoc(pdf_sha256=sha, parser_version="t2", references_text=REFS.split("\n", 2)[2]))
+        s.commit()
+    assert run_cite(engine).cited == 1
+    with Session(engine) as s:  # order 1 is now Llama 2: the LLaMA edge at order 1 lost its evidence
+        assert [(c.seed_arxiv_id, c.ref_order) for c in s.exec(select(Citation))] == []
+    run_resolve(engine)
+    assert accepted(engine) == {"2307.09288": 1}

@@ -196,5 +196,16 @@ def test_cli_parse_and_stats(db_path, corpus_dir):
     stats = json.loads(res.output)
     assert (stats["papers"], stats["parsed"], stats["failed"], stats["with_references"]) == (2, 2, 0, 2)
     assert stats["chunks"] > 4 and stats["chunk_tokens_max"] <= 800
+    # Another chunk size: the stored text is chunked again, the PDFs are not parsed again.
+    res = runner.invoke(
+        main, ["parse", "--db", str(db_path), "--chunk-tokens", "300", "--tokenizer", "cl100k_base"]
+    )
+    assert res.exit_code == 0 and "parsed 0 PDFs" in res.output and "(2 re-chunked)" in res.output
+    stats2 = json.loads(runner.invoke(main, ["stats", "--db", str(db_path), "--format", "json"]).output)
+    assert stats2["chunks"] > stats["chunks"] and stats2["chunk_tokens_max"] <= 300
+    tok = get_tokenizer("cl100k_base")
+    with session_for(engine) as s:
+        assert all(tok.count(c.text) == c.n_tokens for c in s.exec(select(Chunk)))
+        assert {(d.tokenizer, d.chunk_tokens) for d in s.exec(select(ParsedDoc))} == {("cl100k_base", 300)}
     res = runner.invoke(main, ["parse", "--db", str(db_path), "--tokenizer", "no-such-tokenizer"])
     assert res.exit_code == 1 and "unknown tokenizer" in res.output

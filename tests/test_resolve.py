@@ -140,10 +140,19 @@ def test_id_that_contradicts_title_and_authors_goes_to_review(index):
     assert "id-conflict" in matches["1706.03762"].reason
 
 
-def test_title_match_carrying_another_arxiv_id_is_not_accepted(index):
+def test_title_match_carrying_another_arxiv_id(index):
+    # title and first author agree against the id: a copy-paste error in the id, accepted with a note
     ref = "A. Vaswani et al. Attention is all you need. arXiv preprint arXiv:1911.02150, 2017."
     m = {m.seed_id: m for m in index.resolve(ref)}["1706.03762"]
+    assert m.band == "accept" and "another arXiv id (1911.02150); title and author agree" in m.reason
+    # without the first author the id wins the doubt: review
+    ref = "N. Shazeer et al. Attention is all you need. arXiv preprint arXiv:1911.02150, 2019."
+    m = {m.seed_id: m for m in index.resolve(ref)}["1706.03762"]
     assert m.band == "review" and "another arXiv id" in m.reason
+    # an impossible id (month 99) is no id at all
+    ref = "A. Vaswani et al. Attention is all you need. ArXiv abs/2017.99999, 2017."
+    assert parse_entry(ref).arxiv_id is None
+    assert "1706.03762" in accepted(index, ref)
 
 
 def test_reference_older_than_the_seed_is_not_accepted(index):

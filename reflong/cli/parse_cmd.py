@@ -70,7 +70,9 @@ def parse(
     click.echo(
         f"parsed {report.parsed} PDFs ({report.pages} pages, {report.chunks} chunks{rate}); "
         f"{report.without_references} without a references section; "
-        f"{report.skipped} already parsed; failed {report.failed}"
+        f"{report.skipped} already parsed"
+        + (f" ({report.rechunked} re-chunked)" if report.rechunked else "")
+        + f"; failed {report.failed}"
         + (
             " (" + ", ".join(f"{k}={v}" for k, v in sorted(report.failures.items())) + ")"
             if report.failures

@@ -1,0 +1,124 @@
+"""Parse speed on the shared corpus: our parse vs raw PyMuPDF vs pdfminer.six, and 1 vs 2 workers.
+
+    python bench/parse.py [--corpus ../shared/corpus] [--repeat 2] [--pdfminer-every 1]
+
+All figures come from one run on the same files, so ratios are meaningful even on a busy machine
+(absolute pages/s are not). Single-process figures time only the PDF -> text step:
+
+* raw PyMuPDF ``page.get_text()`` on every page (the floor: no reading order, no cleaning),
+* ``parse_pdf`` (our full text parse: reading order, cleaning, references split),
+* pdfminer.six ``extract_text`` (what many pipelines use).
+
+The pool figures time the whole ``parse`` stage (parse, chunk with exact token counts, write to a
+fresh SQLite store) with 1 and then 2 workers. Best of ``--repeat`` runs for each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import tempfile
+import time
+from pathlib import Path
+
+import pymupdf
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _raw(pdfs: list[Path]) -> int:
+    pages = 0
+    for pdf in pdfs:
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                page.get_text()
+                pages += 1
+    return pages
+
+
+def _ours(pdfs: list[Path]) -> int:
+    from reflong.ingest.pdf_text import parse_pdf
+
+    return sum(parse_pdf(pdf).n_pages for pdf in pdfs)
+
+
+def _pdfminer(pdfs: list[Path]) -> int:
+    from pdfminer.high_level import extract_text
+
+    pages = 0
+    for pdf in pdfs:
+        extract_text(str(pdf))
+        with pymupdf.open(pdf) as doc:
+            pages += doc.page_count
+    return pages
+
+
+def _best(fn, pdfs: list[Path], repeat: int) -> tuple[float, int]:
+    best = float("inf")
+    pages = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        pages = fn(pdfs)
+        best = min(best, time.perf_counter() - t0)
+    return pages / best, pages
+
+
+def _stage(pdfs: list[Path], workers: int, repeat: int) -> tuple[float, int]:
+    from reflong.db import Paper, open_store, session_for
+    from reflong.ingest.parse_stage import ParseSettings, run_parse
+
+    best = 0.0
+    pages = 0
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            engine = open_store(Path(tmp) / "bench.db")
+            with session_for(engine) as s:
+                for pdf in pdfs:
+                    sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+                    s.add(Paper(arxiv_id=pdf.stem, title=pdf.stem, pdf_path=str(pdf), pdf_sha256=sha,
+                                status="downloaded"))  # fmt: skip
+                s.commit()
+            report = run_parse(engine, ParseSettings(workers=workers))
+            pages = report.pages
+            best = max(best, report.pages / report.seconds)
+            engine.dispose()
+    return best, pages
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    ap.add_argument("--repeat", type=int, default=2, help="runs per method; the best one counts")
+    ap.add_argument(
+        "--pdfminer-every", type=int, default=1, help="time pdfminer.six on every k-th PDF only (it is slow)"
+    )
+    args = ap.parse_args()
+    pdfs = sorted((args.corpus / "pdf").glob("*.pdf"))
+    if not pdfs:
+        raise SystemExit(f"no PDFs under {args.corpus / 'pdf'}; pass --corpus")
+    sub = pdfs[:: args.pdfminer_every]
+
+    raw, n_pages = _best(_raw, pdfs, args.repeat)
+    ours, _ = _best(_ours, pdfs, args.repeat)
+    miner, miner_pages = _best(_pdfminer, sub, 1)
+    raw_sub, _ = _best(_raw, sub, args.repeat)
+    ours_sub, _ = _best(_ours, sub, args.repeat)
+    one, _ = _stage(pdfs, 1, args.repeat)
+    two, _ = _stage(pdfs, 2, args.repeat)
+
+    print(f"corpus: {len(pdfs)} PDFs, {n_pages} pages; pdfminer.six on {len(sub)} PDFs, {miner_pages} pages")
+    print("single process, PDF -> text (pages/s):")
+    print(f"  raw PyMuPDF get_text()      {raw:8.1f}")
+    print(f"  ours (parse_pdf)            {ours:8.1f}   raw/ours = {raw / ours:.2f}x   (target <= 1.5x)")
+    print(
+        f"  pdfminer.six extract_text   {miner:8.1f}   ours/pdfminer = {ours_sub / miner:.1f}x"
+        f" on the same PDFs   (target >= 10x)"
+    )
+    print(f"  (same-PDF subset: raw {raw_sub:.1f}, ours {ours_sub:.1f})")
+    print("parse stage, parse + chunk + store (pages/s):")
+    print(f"  1 worker                    {one:8.1f}")
+    print(f"  2 workers                   {two:8.1f}   speed-up = {two / one:.2f}x   (ideal 2.0x)")
+
+
+if __name__ == "__main__":
+    main()

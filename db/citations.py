@@ -17,7 +17,7 @@ resolve against every seed, new seeds only against what was resolved before them
 
 from __future__ import annotations
 
-from sqlalchemy import DDL, UniqueConstraint, event
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from reflong.db.papers import utcnow
@@ -97,15 +97,4 @@ class Citation(SQLModel, table=True):
     updated_at: str = Field(default_factory=utcnow)
 
 
-# A browsing view (Datasette, sqlite3 shell): citing pairs with their evidence, best edge first.
-event.listen(
-    SQLModel.metadata,
-    "after_create",
-    DDL(
-        "CREATE VIEW IF NOT EXISTS citing_pairs AS "
-        "SELECT c.citing_arxiv_id, c.citing_version, c.seed_arxiv_id, s.title AS seed_title, "
-        "c.band, c.score, c.method, c.ref_order, c.reference, c.reason "
-        "FROM citation c LEFT JOIN seed s ON s.arxiv_id = c.seed_arxiv_id "
-        "ORDER BY c.citing_arxiv_id, c.seed_arxiv_id, c.score DESC"
-    ),
-)
+# The browsing view `citing_pairs` (citing pairs with evidence and verdicts) lives in db/views.py.

@@ -77,6 +77,19 @@ SECTIONS: list[Callable[[Session], dict]] = [_paper_stats, _failure_stats, _text
 SECTIONS.append(_citation_stats)
 
 
+def _audit_stats(session: Session) -> dict:
+    """Verdicts in force (latest per edge), by verdict."""
+    from reflong.db.audits import verdicts_for
+
+    counts: dict[str, int] = {}
+    for verdict in verdicts_for(session).values():
+        counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
+    return {"audits": dict(sorted(counts.items()))}
+
+
+SECTIONS.append(_audit_stats)
+
+
 def collect_stats(engine: Engine) -> dict:
     """Every section's counts merged into one flat-ish dict (stable keys)."""
     out: dict = {}

@@ -51,6 +51,7 @@ COMMAND_MODULES = (
     "synthetic_cmd",  # reflong-build a / f
     "demo_cmd",
     "stats_cmd",
+    "audit_cmd",  # reflong-build report / audit
 )
 
 

@@ -58,6 +58,8 @@ class PaperInputs:
     distractors: set[str]  # refs of distractor-role documents
     cited_seeds: dict[str, set[str]] = field(default_factory=dict)  # ref -> seeds it has any edge to
     seed_titles: dict[str, str] = field(default_factory=dict)  # every seed id -> title
+    # Audit verdicts in force: (document ref, seed id) -> (confirm | reject, "who: why").
+    verdicts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
 from reflong.citations.resolve import SeedIndex, SeedTitle
 from reflong.citations.split import split_references
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed
+from reflong.db.audits import effective_band, verdicts_for
 from reflong.errors import ReflongError
 from reflong.ingest.pdf_text import PARSER_VERSION
 
@@ -71,6 +72,13 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             if role.role == "distractor":
                 distractors.add(doc.ref)
 
+        verdicts = {
+            (_ref(k.citing_arxiv_id, k.citing_version), k.seed_arxiv_id): (
+                v.verdict,
+                f"{v.who}: {v.why}".strip(),
+            )
+            for k, v in verdicts_for(session).items()
+        }
         positives: dict[str, dict[str, Evidence]] = defaultdict(dict)
         cited: dict[str, set[str]] = defaultdict(set)
         for edge in session.exec(select(Citation)).all():
@@ -78,12 +86,18 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             if ref not in docs:
                 continue
             cited[ref].add(edge.seed_arxiv_id)
-            if edge.band == "accept" and edge.seed_arxiv_id in wanted_seeds:
+            verdict = verdicts.get((ref, edge.seed_arxiv_id))
+            band = effective_band(edge.band, verdict[0] if verdict else None)
+            if band == "accept" and edge.seed_arxiv_id in wanted_seeds:
                 best = positives[edge.seed_arxiv_id].get(ref)
+                method = f"{edge.method}+audit" if verdict else edge.method
                 if best is None or edge.score > best.score:
-                    positives[edge.seed_arxiv_id][ref] = Evidence(
-                        edge.reference, edge.method, edge.score, edge.band
-                    )
+                    positives[edge.seed_arxiv_id][ref] = Evidence(edge.reference, method, edge.score, band)
+        # A person may confirm a citation the resolver never proposed: it is a positive too.
+        for (ref, seed_id), (decision, why) in verdicts.items():
+            if decision == "confirm" and ref in docs and seed_id in wanted_seeds:
+                cited[ref].add(seed_id)
+                positives[seed_id].setdefault(ref, Evidence(f"audit: {why}", "audit", 100.0, "accept"))
 
         keys = []
         for seed_id in sorted(wanted_seeds):
@@ -97,7 +111,7 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             evidence = positives.get(seed_id, {})
             keys.append(KeyCandidate(seed_id, title, first, tuple(sorted(evidence)), dict(evidence)))
         titles = {s.arxiv_id: s.title for s in seeds.values()}
-    return PaperInputs(keys, docs, distractors, dict(cited), titles)
+    return PaperInputs(keys, docs, distractors, dict(cited), titles, verdicts)
 
 
 class ResolverMatcher:

@@ -62,7 +62,18 @@ def _task_rows(build_id: int, tasks: list[RenderedTask]) -> list[BuildTask]:
     ]
 
 
-def _describe_changes(old: list[BuildTask], new: list[BuildTask]) -> list[str]:
+def _explain(refs: set[str], seed: str, verdicts: dict[tuple[str, str], tuple[str, str]]) -> str:
+    """Documents, each with the audit verdict that moved it, when one did."""
+    out = []
+    for ref in sorted(refs):
+        verdict = verdicts.get((ref, seed))
+        out.append(f"{ref} (audit {verdict[0]}, {verdict[1]})" if verdict else ref)
+    return ", ".join(out)
+
+
+def _describe_changes(
+    old: list[BuildTask], new: list[BuildTask], verdicts: dict[tuple[str, str], tuple[str, str]]
+) -> list[str]:
     """Human-readable differences between two builds' tasks (same settings and seed)."""
     before = {(t.difficulty, t.length, t.task_index): t for t in old}
     after = {(t.difficulty, t.length, t.task_index): t for t in new}
@@ -82,12 +93,11 @@ def _describe_changes(old: list[BuildTask], new: list[BuildTask]) -> list[str]:
             docs_a, docs_b = json.loads(a.documents_json), json.loads(b.documents_json)
             pos_a = {docs_a[i] for i in json.loads(a.answer_json)}
             pos_b = {docs_b[i] for i in json.loads(b.answer_json)}
-            gained, lost = sorted(pos_b - pos_a), sorted(pos_a - pos_b)
             why = []
-            if gained:
-                why.append("positives gained " + ", ".join(gained))
-            if lost:
-                why.append("positives lost " + ", ".join(lost))
+            if pos_b - pos_a:
+                why.append("positives gained " + _explain(pos_b - pos_a, b.key_arxiv_id, verdicts))
+            if pos_a - pos_b:
+                why.append("positives lost " + _explain(pos_a - pos_b, b.key_arxiv_id, verdicts))
             changes.append(f"{name} (key {b.key_arxiv_id}): " + ("; ".join(why) or "negatives changed"))
     return changes
 
@@ -106,7 +116,7 @@ def run_paper_build(
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
         )
-    verifier = Verifier(ResolverMatcher(inputs.keys))
+    verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
     tasks, report = assemble_paper(inputs, settings, verifier)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
@@ -162,6 +172,6 @@ def run_paper_build(
         rows = _task_rows(build.id, tasks)
         session.add_all(rows)
         session.commit()
-        changes = _describe_changes(old_tasks, rows) if previous else []
+        changes = _describe_changes(old_tasks, rows, inputs.verdicts) if previous else []
         build_id = build.id
     return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes)

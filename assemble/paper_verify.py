@@ -23,9 +23,15 @@ class Verifier:
     """Runs the matcher once per final document text and answers (document, key) from that."""
 
     matcher: Matcher
+    # Audit verdicts win over the resolver (DESIGN invariant 4): (doc ref, seed) -> confirm|reject.
+    verdicts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     _cache: dict[str, dict[str, Evidence]] = field(default_factory=dict)
 
     def cites(self, doc: PaperDoc, key: KeyCandidate) -> Evidence | None:
+        verdict = self.verdicts.get((doc.ref, key.arxiv_id))
+        if verdict is not None:
+            decision, why = verdict
+            return Evidence(f"audit: {why}", "audit", 100.0, "accept") if decision == "confirm" else None
         if doc.ref not in self._cache:
             final = doc.text
             # The references section is the tail of the final text, never trimmed; checking the

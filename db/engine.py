@@ -59,10 +59,14 @@ def _add_missing_columns(engine: Engine) -> None:
             for column in table.columns:
                 if column.name in present:
                     continue
-                default = column.default.arg if column.default is not None and column.default.is_scalar else None
+                default = (
+                    column.default.arg if column.default is not None and column.default.is_scalar else None
+                )
                 type_sql = column.type.compile(dialect=engine.dialect)
                 clause = f" DEFAULT {_sql_literal(default)}" if default is not None else ""
-                conn.exec_driver_sql(f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {type_sql}{clause}')
+                conn.exec_driver_sql(
+                    f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {type_sql}{clause}'
+                )
 
 
 def _sql_literal(value: object) -> str:

@@ -67,7 +67,9 @@ def test_cli_errors_are_one_line(tmp_path):
 def test_store_from_an_older_version_gains_new_columns(db_path):
     """A column added in a later version is added in place; the rows already stored stay."""
     con = sqlite3.connect(db_path)
-    con.execute("CREATE TABLE parsed_doc (id INTEGER PRIMARY KEY, pdf_sha256 VARCHAR NOT NULL, parser_version VARCHAR)")
+    con.execute(
+        "CREATE TABLE parsed_doc (id INTEGER PRIMARY KEY, pdf_sha256 VARCHAR NOT NULL, parser_version VARCHAR)"
+    )
     con.execute("INSERT INTO parsed_doc (pdf_sha256, parser_version) VALUES ('abc', 'p1')")
     con.commit()
     con.close()
@@ -75,4 +77,6 @@ def test_store_from_an_older_version_gains_new_columns(db_path):
     con = sqlite3.connect(db_path)
     columns = {row[1] for row in con.execute("PRAGMA table_info(parsed_doc)")}
     assert {"body_text", "references_text", "has_references", "n_tokens"} <= columns
-    assert con.execute("SELECT pdf_sha256, n_tokens, status FROM parsed_doc").fetchall() == [("abc", 0, "parsed")]
+    assert con.execute("SELECT pdf_sha256, n_tokens, status FROM parsed_doc").fetchall() == [
+        ("abc", 0, "parsed")
+    ]

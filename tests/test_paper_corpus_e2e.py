@@ -163,3 +163,49 @@ def test_rebuild_from_store_is_byte_identical(built, corpus_dir):
     assert _files(work / "again") == _files(out)
     rebuild(work / "seed4", "4")
     assert _files(work / "seed4")["easy_30K_answers.json"] != _files(out)["easy_30K_answers.json"]
+
+
+def test_rebuild_after_verdicts_changes_positives_exactly(built, corpus_dir):
+    """Audit verdicts win over the resolver in the next build, and the rebuild says what changed."""
+    work, db, out, _ = built
+    rows = _rows(out, "30K")
+    task = next(r for r in rows if len(r["answer"]) >= 2)
+    key, doc = task["key_arxiv_id"], task["documents"][task["answer"][0]]
+    edge = f"{doc['doc_id']}->{key}"
+    seeds = str(corpus_dir / "seeds.jsonl")
+
+    def verdict(decision: str) -> None:
+        result = CliRunner().invoke(
+            main, ["audit", "verdict", edge, decision, "--why", "checked the PDF", "--db", str(db)]
+        )
+        assert result.exit_code == 0, result.output
+
+    def rebuild(dest: Path) -> str:
+        args = [*ARGS, "--db", str(db), "--reuse-db", "--seeds", seeds, "--out", str(dest)]
+        result = CliRunner().invoke(main, ["paper", *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def positives_of_key(dest: Path) -> set[str]:
+        return {
+            r["documents"][i]["doc_id"]
+            for r in _rows(dest, "30K")
+            if r["key_arxiv_id"] == key
+            for i in r["answer"]
+        }
+
+    assert doc["doc_id"] in positives_of_key(out)
+    verdict("reject")
+    output = rebuild(work / "rejected")
+    assert f"{doc['doc_id']} (audit reject, " in output and "checked the PDF" in output
+    assert doc["doc_id"] not in positives_of_key(work / "rejected")
+    for r in _rows(work / "rejected", "30K"):  # never a positive of that key, in any task
+        if r["key_arxiv_id"] == key:
+            assert all(r["documents"][i]["doc_id"] != doc["doc_id"] for i in r["answer"])
+    verdict("confirm")
+    rebuild(work / "confirmed")
+    assert positives_of_key(work / "confirmed") == positives_of_key(out)
+    evidence = [
+        e for r in _rows(work / "confirmed", "30K") if r["key_arxiv_id"] == key for e in r["evidence"]
+    ]
+    assert any(e["method"].endswith("+audit") for e in evidence if e["arxiv_id"] == doc["arxiv_id"])

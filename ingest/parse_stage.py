@@ -322,7 +322,9 @@ def run_parse(
         DocResult(sha, False, reason="missing-file", message=f"PDF not found: {path}")
         for path, sha in missing
     ]
-    tasks = [t for t in tasks if t not in missing]
+    # Largest files first: the pool then ends on small ones instead of one worker finishing a
+    # long PDF alone (longest-processing-time-first scheduling).
+    tasks = sorted((t for t in tasks if t not in missing), key=lambda t: (-os.path.getsize(t[0]), t[1]))
     last_write = time.monotonic()
     with progress(total=len(groups), desc="parse", unit="pdf") as bar:
         for _ in batch:

@@ -154,8 +154,8 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
     This loop runs once per word of the corpus, so it is kept lean: a line's box is its first
     word's left/top/bottom and its last word's right edge (MuPDF gives words in line order). A
     line whose first and last words stack up rather than sit side by side is rotated text (the
-    arXiv stamp, rotated table headers) and is dropped, as is any single upright-looking word
-    that is much taller than wide.
+    arXiv stamp, rotated table headers) and is dropped; so is a one-word line much taller than
+    wide.
     """
     words = page.get_text("words", flags=_WORD_FLAGS)
     mid = page.rect.width / 2
@@ -171,8 +171,6 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
             lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
 
     for x0, y0, x1, y1, word, bno, lno, _wno in words:
-        if (y1 - y0) > 2.5 * (x1 - x0) and len(word) > 2:
-            continue
         if lno != cur_line or bno != cur_block:
             flush()
             if bno != cur_block and lines:

@@ -33,6 +33,7 @@ _HEADING_WORDS = {
     "referencelist",
     "referencescited",
 }
+_HEADING_HINT = re.compile(r"(?i)r\s?e\s?f\s?e\s?r|bibliog|literature|works")  # cheap pre-filter
 _NUMBERING = re.compile(r"^(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]?", re.I)
 
 _REFLIKE = re.compile(
@@ -94,7 +95,7 @@ def find_references_start(texts: list[str]) -> int | None:
     """Index into the document's lines where the references begin (the line after the heading)."""
     best: tuple[float, int] | None = None
     for i, text in enumerate(texts):
-        if is_references_heading(text):
+        if len(text) <= 48 and _HEADING_HINT.search(text) and is_references_heading(text):
             score = _ref_score(texts[i + 1 : i + 41])
             if score >= 0.45:
                 return i + 1

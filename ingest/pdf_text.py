@@ -1,7 +1,7 @@
 """PDF -> clean text with PyMuPDF: reading order, de-hyphenation, normalisation, no page furniture.
 
 Why words, not ``get_text(sort=True)`` or ``"dict"``: those cost about 8x more than plain
-extraction. ``get_text("words")`` costs about the same as ``get_text()`` yet gives every word's box
+extraction. ``get_text("words")`` costs about 10% more than ``get_text()`` yet gives every word's box
 and its MuPDF block/line numbers, which is all the geometry needed to
 
 * rebuild visual lines (MuPDF splits a justified line into several "lines"),
@@ -9,7 +9,8 @@ and its MuPDF block/line numbers, which is all the geometry needed to
   the page into bands, and each band is read left column first, then right column,
 * find hanging indents and labels that start each reference entry (see ``sections``),
 * drop running headers and footers (text that repeats near the top or bottom of many pages, with
-  digits ignored), page numbers, margin line numbers and the rotated arXiv stamp.
+  digits ignored), page numbers, margin line numbers, the rotated arXiv stamp, arXiv's "This
+  figure is available in png format" pages, and blocks of bare numbers (axis ticks of figures).
 
 Text is NFKC-normalised with zero-width characters removed; words hyphenated across a line break
 are re-joined unless the hyphen is a real one (decided from the document's own vocabulary).

@@ -40,6 +40,7 @@ _REFLIKE = re.compile(
     r"\b(?:1[89]|20)\d\d[a-z]?\b|et al|\bIn\b|Proc\.|Proceedings|arXiv|Journal|Conference|\bpp\.|"
     r"\bvol\.|\bdoi\b|https?://|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]|^\[\w+\]|Phys\.|Rev\.|Trans\."
 )
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 _LABEL = re.compile(
@@ -84,7 +85,8 @@ def _ref_score(lines: list[str]) -> float:
 @functools.lru_cache(maxsize=4096)
 def _reflike(line: str) -> bool:
     # Candidate windows overlap, so the same lines are asked about again and again.
-    return _REFLIKE.search(line) is not None
+    # A table row ("KGI (Glass et al., 2021) 75.6 74.4 98.5 63.7") cites but is no entry.
+    return _REFLIKE.search(line) is not None and len(_DECIMAL.findall(line)) < 3
 
 
 def _flat_lines(blocks: list[Block]) -> list[tuple[int, int, Line]]:
@@ -119,15 +121,22 @@ def find_appendix_start(flat: list[tuple[int, int, Line]], texts: list[str], sta
     for i in range(start + 1, len(flat)):
         _bi, li, ln = flat[i]
         text = ln.text.strip()
-        if li != 0 or ((len(text) > 90 or _YEAR.search(text)) and not _CAPTION.match(text)):
+        if li != 0:
             continue
-        strong = _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text)
+        table_row = len(_DECIMAL.findall(text)) >= 3
+        if (len(text) > 90 or _YEAR.search(text)) and not (_CAPTION.match(text) or table_row):
+            continue
+        strong = (
+            _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text) or table_row
+        )
         # An unnumbered heading ("Attention Visualizations") needs clearer evidence after it.
-        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 8
+        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 12
         if not (strong or weak):
             continue
         after = texts[i + 1 : i + 31]
         if (len(after) < 3 and strong) or (len(after) >= 3 and _ref_score(after) < (0.35 if strong else 0.2)):
+            if table_row and i > start + 1 and flat[i - 1][1] == 0 and _TITLE_LIKE.match(texts[i - 1]):
+                return i - 1  # the table's header row goes with it
             return i
     return None
 

@@ -220,13 +220,13 @@ def run_pool(tasks: list[tuple[str, str]], settings: ParseSettings):
                 timed_out = now - w.started > settings.timeout_s
                 if died or timed_out:
                     _, sha = w.task
+                    w.kill()
                     if timed_out and not died:
                         reason = "timeout"
                         message = f"parsing took longer than {settings.timeout_s:g} s; worker stopped"
                     else:
                         reason = "crash"
                         message = f"worker died (exit code {w.proc.exitcode}) while parsing"
-                    w.kill()
                     yield DocResult(sha, False, reason=reason, message=message)
                     workers[i] = _Worker(settings)
                     if queue:
@@ -322,21 +322,24 @@ def run_parse(
         DocResult(sha, False, reason="missing-file", message=f"PDF not found: {path}")
         for path, sha in missing
     ]
-    tasks = [t for t in tasks if t not in missing]
+    # Largest files first: the pool then ends on small ones instead of one worker finishing a
+    # long PDF alone (longest-processing-time-first scheduling).
+    tasks = sorted((t for t in tasks if t not in missing), key=lambda t: (-os.path.getsize(t[0]), t[1]))
     last_write = time.monotonic()
     with progress(total=len(groups), desc="parse", unit="pdf") as bar:
-        for _ in batch:
-            bar.update()
-        for result in run_pool(tasks, settings):
-            batch.append(result)
-            bar.update()
-            if len(batch) >= settings.batch_size or time.monotonic() - last_write > 5:
+        bar.update(len(batch))
+        try:
+            for result in run_pool(tasks, settings):
+                batch.append(result)
+                bar.update()
+                if len(batch) >= settings.batch_size or time.monotonic() - last_write > 5:
+                    _write_batch(engine, batch, groups, settings)
+                    _tally(report, batch)
+                    batch, last_write = [], time.monotonic()
+        finally:  # also on Ctrl-C: what was parsed is kept, a rerun does the rest
+            if batch:
                 _write_batch(engine, batch, groups, settings)
                 _tally(report, batch)
-                batch, last_write = [], time.monotonic()
-        if batch:
-            _write_batch(engine, batch, groups, settings)
-            _tally(report, batch)
     report.rechunked = rechunk_stale(engine, settings)
     report.seconds = time.perf_counter() - t0
     return report

@@ -1,7 +1,7 @@
 """PDF -> clean text with PyMuPDF: reading order, de-hyphenation, normalisation, no page furniture.
 
 Why words, not ``get_text(sort=True)`` or ``"dict"``: those cost about 8x more than plain
-extraction. ``get_text("words")`` costs about the same as ``get_text()`` yet gives every word's box
+extraction. ``get_text("words")`` costs about 10% more than ``get_text()`` yet gives every word's box
 and its MuPDF block/line numbers, which is all the geometry needed to
 
 * rebuild visual lines (MuPDF splits a justified line into several "lines"),
@@ -9,7 +9,8 @@ and its MuPDF block/line numbers, which is all the geometry needed to
   the page into bands, and each band is read left column first, then right column,
 * find hanging indents and labels that start each reference entry (see ``sections``),
 * drop running headers and footers (text that repeats near the top or bottom of many pages, with
-  digits ignored), page numbers, margin line numbers and the rotated arXiv stamp.
+  digits ignored), page numbers, margin line numbers, the rotated arXiv stamp, arXiv's "This
+  figure is available in png format" pages, and blocks of bare numbers (axis ticks of figures).
 
 Text is NFKC-normalised with zero-width characters removed; words hyphenated across a line break
 are re-joined unless the hyphen is a real one (decided from the document's own vocabulary).
@@ -17,7 +18,6 @@ are re-joined unless the hyphen is a real one (decided from the document's own v
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -31,8 +31,9 @@ from reflong.errors import ReflongError
 #: Bump when the output for the same PDF bytes changes: parses are keyed by (sha256, this).
 PARSER_VERSION = "reflong-pymupdf/1"
 
-# Plain text, no ligatures kept (MuPDF expands them), clipped to the media box.
-_WORD_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_PRESERVE_WHITESPACE
+# PyMuPDF's default word flags (as plain get_text() uses): ligatures are kept as single glyphs,
+# which is cheaper than having MuPDF expand them, and NFKC expands them at the end anyway.
+_WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS
 
 _MIN_CHARS_PER_PAGE = 40  # below this on average the PDF has no usable text layer (scanned)
 
@@ -123,7 +124,7 @@ def open_pdf(path: str | Path) -> pymupdf.Document:
 
 # --- normalisation --------------------------------------------------------------------------
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad\u034f"), None)
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff\u00ad\u034f]")
 # LaTeX sets accents as separate spacing glyphs ("Lo¨ıc"): turn them into combining marks.
 _SPACING_ACCENTS = {
     "¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327", "ˇ": "\u030c",
@@ -139,7 +140,7 @@ def _fix_accent(m: re.Match) -> str:
 
 def normalize_text(text: str) -> str:
     """NFKC (ligatures, full-width forms), no zero-width characters, LaTeX spacing accents fixed."""
-    text = text.translate(_ZERO_WIDTH)
+    text = _ZERO_WIDTH.sub("", text)
     if any(ch in text for ch in _SPACING_ACCENTS):
         text = _SPACING_ACCENT_RE.sub(_fix_accent, text)
     return unicodedata.normalize("NFKC", text)
@@ -154,8 +155,8 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
     This loop runs once per word of the corpus, so it is kept lean: a line's box is its first
     word's left/top/bottom and its last word's right edge (MuPDF gives words in line order). A
     line whose first and last words stack up rather than sit side by side is rotated text (the
-    arXiv stamp, rotated table headers) and is dropped, as is any single upright-looking word
-    that is much taller than wide.
+    arXiv stamp, rotated table headers) and is dropped; so is a one-word line much taller than
+    wide.
     """
     words = page.get_text("words", flags=_WORD_FLAGS)
     mid = page.rect.width / 2
@@ -171,8 +172,6 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
             lines.append(Line(lx0, ly0, lx1, ly1, " ".join(pieces)))
 
     for x0, y0, x1, y1, word, bno, lno, _wno in words:
-        if (y1 - y0) > 2.5 * (x1 - x0) and len(word) > 2:
-            continue
         if lno != cur_line or bno != cur_block:
             flush()
             if bno != cur_block and lines:
@@ -193,13 +192,15 @@ def _page_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
 def _make_blocks(page_no: int, lines: list[Line], mid: float) -> list[Block]:
     """One block, or two when MuPDF interleaved the lines of both columns in one block (PDFs that
     draw text row by row across the page rather than column by column)."""
-    lines = _merge_visual_lines(lines, mid)
-    left = [ln for ln in lines if ln.x1 <= mid + 3]
-    if left and len(left) < len(lines):
+    if len(lines) > 1:
+        lines = _merge_visual_lines(lines, mid)
+    block = Block(page_no, lines)
+    if len(lines) > 1 and block.x0 < mid - 3 and block.x1 > mid + 3:  # straddles the gutter
+        left = [ln for ln in lines if ln.x1 <= mid + 3]
         right = [ln for ln in lines if ln.x0 >= mid - 3]
-        if len(left) + len(right) == len(lines):
+        if left and right and len(left) + len(right) == len(lines):
             return [Block(page_no, left), Block(page_no, right)]
-    return [Block(page_no, lines)]
+    return [block]
 
 
 def _merge_visual_lines(lines: list[Line], page_mid: float) -> list[Line]:
@@ -307,8 +308,8 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
 
 # --- lines to text --------------------------------------------------------------------------
 
-_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _HYPHEN_END = re.compile(r"([^\W\d_]+(?:-[^\W\d_]+)*)-$")
+_WORD_ENDS = ("", ",", ".", ";", ":", ")", "s", "s,", "s.", "s)")
 _LOWER_START = re.compile(r"^([^\W\d_A-Z][^\W\d_]*)")
 
 
@@ -321,13 +322,14 @@ class Dehyphenator:
     """
 
     def __init__(self, text: str):
-        self.vocab = Counter(_WORD_RE.findall(text.lower()))
-        # Count each hyphenated pair inside longer compounds too ("multi-head-attention").
-        for word, n in list(self.vocab.items()):
-            parts = word.split("-")
-            if len(parts) > 2:
-                for a, b in itertools.pairwise(parts):
-                    self.vocab[f"{a}-{b}"] += n
+        # Whitespace-split tokens, counted in C; a lookup also tries the few punctuated and plural
+        # spellings a word takes in running text, which is cheaper than stripping every token.
+        self.tokens = Counter(text.lower().split())
+
+    def count(self, form: str) -> int:
+        form = form.lower()
+        get = self.tokens.get
+        return sum(get(form + end, 0) + get("(" + form + end, 0) for end in _WORD_ENDS)
 
     def seam(self, left: str, right: str) -> str:
         """How two lines meet: " " (a space), "" (a real hyphen, kept) or "-" (hyphen dropped)."""
@@ -346,12 +348,12 @@ class Dehyphenator:
             head = m.group(1).split("-")[-1]
             tail = re.match(r"\w+", right)
             joined = (head + tail.group(0)).lower() if tail else ""
-            return "-" if joined and self.vocab[joined] > 0 else ""
+            return "-" if joined and self.count(joined) > 0 else ""
         head, tail = m.group(1), r.group(1)
         last = head.split("-")[-1]
         if "-" in head or right[len(tail) : len(tail) + 1] == "-":
             return ""  # part of a longer compound: "state-of-the-" + "art", "English-" + "to-German"
-        if self.vocab[f"{last}-{tail}".lower()] > self.vocab[(last + tail).lower()]:
+        if self.count(f"{last}-{tail}") > self.count(last + tail):
             return ""
         return "-"
 

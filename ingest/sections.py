@@ -16,6 +16,7 @@ References are rendered one entry per line: entry starts are found from labels (
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import defaultdict
@@ -32,12 +33,14 @@ _HEADING_WORDS = {
     "referencelist",
     "referencescited",
 }
+_HEADING_HINT = re.compile(r"(?i)r\s?e\s?f\s?e\s?r|bibliog|literature|works")  # cheap pre-filter
 _NUMBERING = re.compile(r"^(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]?", re.I)
 
 _REFLIKE = re.compile(
     r"\b(?:1[89]|20)\d\d[a-z]?\b|et al|\bIn\b|Proc\.|Proceedings|arXiv|Journal|Conference|\bpp\.|"
     r"\bvol\.|\bdoi\b|https?://|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]|^\[\w+\]|Phys\.|Rev\.|Trans\."
 )
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
 
 _LABEL = re.compile(
@@ -61,6 +64,8 @@ def _compact(text: str) -> str:
 
 def is_references_heading(text: str) -> bool:
     """True for a line that is a references heading in one of its common forms."""
+    if len(text) > 48:
+        return False
     text = text.strip()
     if len(text) > 40:
         return False
@@ -74,20 +79,25 @@ def _ref_score(lines: list[str]) -> float:
     """Fraction of ``lines`` that look like parts of bibliography entries."""
     if not lines:
         return 0.0
-    return sum(1 for ln in lines if _REFLIKE.search(ln)) / len(lines)
+    return sum(map(_reflike, lines)) / len(lines)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reflike(line: str) -> bool:
+    # Candidate windows overlap, so the same lines are asked about again and again.
+    # A table row ("KGI (Glass et al., 2021) 75.6 74.4 98.5 63.7") cites but is no entry.
+    return _REFLIKE.search(line) is not None and len(_DECIMAL.findall(line)) < 3
 
 
 def _flat_lines(blocks: list[Block]) -> list[tuple[int, int, Line]]:
     return [(bi, li, ln) for bi, b in enumerate(blocks) for li, ln in enumerate(b.lines)]
 
 
-def find_references_start(blocks: list[Block]) -> int | None:
-    """Index into the flat line list where the references begin (the line after the heading)."""
-    flat = _flat_lines(blocks)
-    texts = [ln.text for _, _, ln in flat]
+def find_references_start(texts: list[str]) -> int | None:
+    """Index into the document's lines where the references begin (the line after the heading)."""
     best: tuple[float, int] | None = None
     for i, text in enumerate(texts):
-        if is_references_heading(text):
+        if len(text) <= 48 and _HEADING_HINT.search(text) and is_references_heading(text):
             score = _ref_score(texts[i + 1 : i + 41])
             if score >= 0.45:
                 return i + 1
@@ -106,39 +116,29 @@ def find_references_start(blocks: list[Block]) -> int | None:
     return None
 
 
-def find_appendix_start(blocks: list[Block], flat: list[tuple[int, int, Line]], start: int) -> int | None:
+def find_appendix_start(flat: list[tuple[int, int, Line]], texts: list[str], start: int) -> int | None:
     """First line after ``start`` that opens an appendix: a heading followed by non-entry text."""
-    texts = [ln.text for _, _, ln in flat]
     for i in range(start + 1, len(flat)):
         _bi, li, ln = flat[i]
         text = ln.text.strip()
-        if li != 0 or ((len(text) > 90 or _YEAR.search(text)) and not _CAPTION.match(text)):
+        if li != 0:
             continue
-        strong = _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text)
+        table_row = len(_DECIMAL.findall(text)) >= 3
+        if (len(text) > 90 or _YEAR.search(text)) and not (_CAPTION.match(text) or table_row):
+            continue
+        strong = (
+            _APPENDIX_WORDS.match(text) or _LETTER_HEADING.match(text) or _CAPTION.match(text) or table_row
+        )
         # An unnumbered heading ("Attention Visualizations") needs clearer evidence after it.
-        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 8
+        weak = not strong and _TITLE_LIKE.match(text) and len(text.split()) <= 12
         if not (strong or weak):
             continue
         after = texts[i + 1 : i + 31]
-        if len(after) < 3 or _ref_score(after) < (0.35 if strong else 0.2):
+        if (len(after) < 3 and strong) or (len(after) >= 3 and _ref_score(after) < (0.35 if strong else 0.2)):
+            if table_row and i > start + 1 and flat[i - 1][1] == 0 and _TITLE_LIKE.match(texts[i - 1]):
+                return i - 1  # the table's header row goes with it
             return i
     return None
-
-
-def _merge_baselines(lines: list[Line]) -> list[Line]:
-    """Join lines on one baseline that MuPDF put in separate blocks (e.g. a label and its entry)."""
-    out: list[Line] = []
-    for ln in lines:
-        if out:
-            prev = out[-1]
-            mid = (ln.y0 + ln.y1) / 2
-            if prev.y0 <= mid <= prev.y1 and 0 <= ln.x0 - prev.x1 < 30:
-                out[-1] = Line(
-                    prev.x0, min(prev.y0, ln.y0), ln.x1, max(prev.y1, ln.y1), f"{prev.text} {ln.text}"
-                )
-                continue
-        out.append(ln)
-    return out
 
 
 def _labelled(texts: list[str]) -> list[bool]:
@@ -221,17 +221,19 @@ def render_references(blocks: list[Block], dehyph: Dehyphenator) -> str:
     return "\n".join(e for e in (dehyph.join_lines(parts).strip() for parts in entries) if e)
 
 
-def _split_blocks(blocks: list[Block], flat: list[tuple[int, int, Line]], at: int) -> tuple[list, list]:
-    """Blocks before and from flat line ``at`` (a block cut in two keeps its page and column)."""
-    if at >= len(flat):
-        return blocks, []
-    bi, li, _ = flat[at]
-    before = blocks[:bi]
-    after = blocks[bi + 1 :]
-    b = blocks[bi]
-    if li > 0:
-        before = [*before, _sub_block(b, b.lines[:li])]
-    return before, [_sub_block(b, b.lines[li:]), *after]
+def _slice_blocks(blocks: list[Block], flat: list[tuple[int, int, Line]], a: int, b: int) -> list[Block]:
+    """The blocks holding flat lines ``a`` to ``b`` (exclusive); cut blocks keep page and column."""
+    if a >= b:
+        return []
+    bi_a, li_a, _ = flat[a]
+    bi_b, li_b, _ = flat[b - 1]
+    out = []
+    for bi in range(bi_a, bi_b + 1):
+        blk = blocks[bi]
+        lo = li_a if bi == bi_a else 0
+        hi = li_b + 1 if bi == bi_b else len(blk.lines)
+        out.append(blk if (lo, hi) == (0, len(blk.lines)) else _sub_block(blk, blk.lines[lo:hi]))
+    return out
 
 
 def _sub_block(b: Block, lines: list[Line]) -> Block:
@@ -244,26 +246,18 @@ def split_sections(blocks: list[Block], n_pages: int) -> ParsedText:
     """Cut the ordered blocks into body, references and appendix, and render each as text."""
     dehyph = Dehyphenator("\n".join(ln.text for b in blocks for ln in b.lines))
     flat = _flat_lines(blocks)
-    start = find_references_start(blocks)
+    texts = [ln.text for _, _, ln in flat]
+    start = find_references_start(texts)
     if start is None:
         return ParsedText(normalize_text(render_paragraphs(blocks, dehyph)), "", "", n_pages, False)
-    end = find_appendix_start(blocks, flat, start)
-    heading_at = start - 1 if start > 0 and is_references_heading(flat[start - 1][2].text) else start
-    body_blocks, rest = _split_blocks(blocks, flat, heading_at)
-    rest_flat = _flat_lines(rest)
-    skip = start - heading_at  # the heading line itself belongs to neither side
-    if end is not None:
-        ref_blocks, app_blocks = _split_blocks(rest, rest_flat, end - heading_at)
-    else:
-        ref_blocks, app_blocks = rest, []
-    if skip:
-        first = ref_blocks[0]
-        ref_blocks = ([_sub_block(first, first.lines[1:])] if len(first.lines) > 1 else []) + ref_blocks[1:]
-    references = normalize_text(render_references(ref_blocks, dehyph))
+    end = find_appendix_start(flat, texts, start)
+    end = len(flat) if end is None else end
+    heading_at = start - 1 if start > 0 and is_references_heading(texts[start - 1]) else start
+    references = normalize_text(render_references(_slice_blocks(blocks, flat, start, end), dehyph))
     return ParsedText(
-        body=normalize_text(render_paragraphs(body_blocks, dehyph)),
+        body=normalize_text(render_paragraphs(_slice_blocks(blocks, flat, 0, heading_at), dehyph)),
         references=references,
-        appendix=normalize_text(render_paragraphs(app_blocks, dehyph)),
+        appendix=normalize_text(render_paragraphs(_slice_blocks(blocks, flat, end, len(flat)), dehyph)),
         n_pages=n_pages,
         has_references=bool(references),
     )

@@ -88,7 +88,7 @@ def test_empty_text_gives_no_chunks():
     assert chunk_text("", get_tokenizer("o200k_base")) == []
 
 
-def _two_column_pdf(path) -> None:
+def _two_column_pdf(path, heading: str | None = "References", with_refs: bool = True) -> None:
     """A synthetic two-column paper: header, page numbers, a references section, an appendix."""
     doc = pymupdf.open()
     left_text = "Left column sentence {n} of page {p} says something useful about models."
@@ -103,8 +103,9 @@ def _two_column_pdf(path) -> None:
             if p < 3:  # the last page's text ends in the left column, followed by the references
                 page.insert_text((320, y), right_text.format(n=n, p=p)[:48], fontsize=8)
             y += 11
-        if p == 3:
-            page.insert_text((72, y + 20), "References", fontsize=11)
+        if p == 3 and with_refs:
+            if heading:
+                page.insert_text((72, y + 20), heading, fontsize=11)
             y += 40
             for n in range(1, 6):
                 page.insert_text((72, y), f"[{n}] A. Author and B. Writer. Title number {n}.", fontsize=8)
@@ -138,3 +139,24 @@ def test_layout_on_a_synthetic_two_column_pdf(tmp_path):
     ]
     assert parsed.appendix.startswith("A Additional Proofs")
     assert "Appendix line 7" in parsed.appendix and "Appendix line" not in body
+
+
+@pytest.mark.parametrize(
+    "heading", ["REFERENCES", "7 References", "Bibliography", "References and Notes", None]
+)
+def test_references_found_under_other_headings_or_none(tmp_path, heading):
+    path = tmp_path / "paper.pdf"
+    _two_column_pdf(path, heading=heading)
+    parsed = parse_pdf(path)
+    assert parsed.has_references
+    assert len(parsed.references.splitlines()) == 5 and parsed.references.startswith("[1] A. Author")
+    assert "[1] A. Author" not in parsed.body
+    assert (heading or "[1]") not in parsed.references.splitlines()[0][4:]
+
+
+def test_paper_without_references_is_flagged_not_failed(tmp_path):
+    path = tmp_path / "no-refs.pdf"
+    _two_column_pdf(path, with_refs=False)
+    parsed = parse_pdf(path)
+    assert not parsed.has_references and parsed.references == ""
+    assert "Left column sentence 29 of page 3" in parsed.body

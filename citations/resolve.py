@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -113,6 +114,16 @@ class _Ref:
         return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
+_SEQUEL = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
+_ROMAN = frozenset({"ii", "iii", "iv"})
+
+
+def _sequel_marks(plain: str) -> set[str]:
+    """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
+    not years or page numbers."""
+    return {w for w in plain.split() if _SEQUEL.match(w) or w in _ROMAN}
+
+
 def _author_keys(name: str | None) -> tuple[str, str]:
     if not name:
         return "", ""
@@ -188,14 +199,14 @@ class SeedIndex:
         return len(self.tokens[seed_i] & ref.wordset) >= self.least[seed_i]
 
     # --- evidence ---------------------------------------------------------------------------
-    def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int]:
+    def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int, str]:
         """Score of the seed title against the reference field that holds its best alignment,
-        and the index of the field's first word (-1 if nothing aligned)."""
+        the index of the field's first word (-1 if nothing aligned) and the field itself."""
         if not ref.words or not seed.plain:
-            return 0.0, -1
+            return 0.0, -1, ""
         al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
         if al is None:
-            return 0.0, -1
+            return 0.0, -1, ""
         lo, hi = al.dest_start, max(al.dest_end, al.dest_start + 1)
         first = max(0, bisect.bisect_right(ref.starts, lo) - 1)
         last = max(first, bisect.bisect_right(ref.starts, hi - 1) - 1)
@@ -210,7 +221,7 @@ class SeedIndex:
         while last < len(ref.words) - 1 and not ref.bounds[last]:
             last += 1
         span = " ".join(ref.words[first : last + 1])
-        return fuzz.ratio(seed.plain, span), first
+        return fuzz.ratio(seed.plain, span), first, span
 
     @staticmethod
     def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
@@ -233,7 +244,7 @@ class SeedIndex:
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
         t = self.thresholds
         seed = self.seeds[seed_i]
-        title_score, start = self.title_field_score(seed, ref)
+        title_score, start, span = self.title_field_score(seed, ref)
         author = self.author_evidence(seed, ref, start)
         notes: list[str] = []
         entry = ref.entry
@@ -274,6 +285,12 @@ class SeedIndex:
             else:
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
                 score = min(score, t.accept - 0.01)
+        sequel = _sequel_marks(seed.plain) ^ _sequel_marks(span)
+        if sequel:
+            # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
+            # number present on one side only is another work, however close the rest.
+            notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
+            score = min(score, t.accept - 0.01)
         if seed.year and ref.years and max(ref.years) < seed.year - 1:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)

@@ -177,3 +177,21 @@ def test_blocking_scores_few_candidates(index, labels):
         len(index.candidates(_Ref.of(parse_entry(c["reference"])))) for lab in labels for c in lab["cites"]
     ]
     assert max(counts) < 25 and sum(counts) / len(counts) < 10
+
+
+NIMFLOW_2 = "NimFlow 2: Rethinking Curricula in Table Understanding"
+
+
+@pytest.mark.parametrize(
+    ("ref", "seed_title", "accepted"),
+    [
+        # The sequel's predecessor is not in the seed list, so nothing better competes for it.
+        ("Lee, D. (2024). NimFlow: Rethinking curricula in table understanding. In NeurIPS.", NIMFLOW_2, False),
+        ("Lee, D. (2024). NimFlow 2: Rethinking curricula in table understanding. In NeurIPS.", NIMFLOW_2, True),
+        ("D. Lee. NimFlow 2: rethinking curricula in table understanding. In NeurIPS, 2024.", "NimFlow: Rethinking Curricula in Table Understanding", False),
+        ("T. Lee. FlashAttention: Fast and memory-efficient exact attention. arXiv, 2024.", "FlashAttention-2: Fast and Memory-Efficient Exact Attention", False),
+    ],
+)  # fmt: skip
+def test_a_sequel_number_on_one_side_only_is_never_accepted(ref, seed_title, accepted):
+    index = SeedIndex([SeedTitle("2403.00001", seed_title, "2024-03-05", "Lee")])
+    assert any(m.band == "accept" for m in index.resolve(ref)) == accepted

@@ -290,7 +290,8 @@ class SeedIndex:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
             notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
-            score = min(score, t.accept - 0.01)
+            # Not a doubt for a person to settle but a different work: kept as reject evidence.
+            score = min(score, t.review - 0.01)
         if seed.year and ref.years and max(ref.years) < seed.year - 1:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)

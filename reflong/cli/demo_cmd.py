@@ -1,7 +1,7 @@
-"""``reflong-build synth-arxiv``: write a synthetic arXiv catalog (PDFs + metadata + ground truth).
+"""``reflong-build synth-arxiv`` writes a synthetic arXiv catalog (PDFs, metadata, ground truth);
+``reflong-build demo`` serves one through the local arXiv-protocol server and runs ``paper`` on it.
 
-The later ``demo`` command serves such a catalog through the local arXiv-protocol server; benches
-use it as a scale source with known answers.
+Benches use the same catalogs as a scale source with known answers.
 """
 
 from __future__ import annotations
@@ -86,4 +86,48 @@ def synth_arxiv(
     )
 
 
-COMMANDS = [synth_arxiv]
+@click.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reflong-demo", show_default=True)
+@click.option(
+    "--papers", type=click.IntRange(min=40), default=100, show_default=True, help="Synthetic papers."
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.pass_context
+def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
+    """See the whole pipeline work offline, in about a minute.
+
+    Generates a small synthetic arXiv (two-column PDFs with numbered and author-year
+    bibliographies, seeds, citing papers, distractors, near-miss titles, revised versions), serves
+    it on 127.0.0.1 through the same arXiv-protocol server the tests use, and runs
+    `reflong-build paper` against it through the real arxiv client. Outputs land in OUT/paper.
+    """
+    from reflong.cli.paper_cmd import paper
+    from reflong.servers.arxiv_server import ArxivServer
+
+    out = Path(out_dir)
+    since = "2024-03"
+    summary = generate(
+        out / "catalog", SynthConfig(papers=papers, seed=seed, since=since), progress=tqdm_progress
+    )
+    click.echo(f"synthetic arXiv: {summary.papers} papers, {summary.pdfs} PDFs in {out / 'catalog'}")
+    with ArxivServer(out / "catalog") as server:
+        click.echo(f"serving it at {server.url} (arXiv API protocol)")
+        ctx.invoke(
+            paper,
+            since=since,
+            distractor_months=6,
+            pool_months=6,
+            categories=(),
+            arxiv_url=server.url,
+            delay=0.0,
+            db_path=str(out / "store.db"),
+            cache_dir=str(out / "cache"),
+            out_dir=str(out / "paper"),
+            seed=seed,
+        )
+    click.echo(
+        f"done: outputs in {out / 'paper'} (open {out / 'paper' / 'README.md'}); store {out / 'store.db'}"
+    )
+
+
+COMMANDS = [synth_arxiv, demo]

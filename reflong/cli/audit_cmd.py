@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option
+from reflong.cli.options import db_option, output_format
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 
@@ -109,14 +109,7 @@ def _table(rows) -> str:
 
 @click.group(invoke_without_command=True)
 @_scope_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "jsonl", "csv"]),
-    default="table",
-    show_default=True,
-    help="A table to read, JSON lines for scripts, or the CSV review sheet.",
-)
+@output_format(("table", "jsonl", "csv"), "A table to read, JSON lines for scripts, or the CSV review sheet.")
 @click.option("--all", "include_judged", is_flag=True, help="Also list edges that already have a verdict.")
 @db_option
 @click.pass_context

@@ -8,21 +8,14 @@ import re
 import click
 from sqlmodel import Session, select
 
-from reflong.cli.options import db_option
+from reflong.cli.options import db_option, output_format
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
 _ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v(?P<v>\d+))?$")
 
-listing_format = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "jsonl"]),
-    default="table",
-    show_default=True,
-    help="Human-readable table or JSON lines for other tools.",
-)
+listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON lines for other tools.")
 
 
 @click.command()

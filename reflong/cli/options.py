@@ -16,11 +16,12 @@ db_option = click.option(
     help="SQLite store (created if missing). Env: REFLONG_DB.",
 )
 
-format_option = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Human-readable table or JSON for scripts.",
-)
+
+def output_format(choices: tuple[str, ...], help: str):
+    """``--format`` (as ``fmt``), ``table`` first and the default; each command names its others."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True, help=help
+    )
+
+
+format_option = output_format(("table", "json"), "Human-readable table or JSON for scripts.")

@@ -1,6 +1,16 @@
 """The ingest stage: metadata -> roles by date -> version-pinned PDFs, into the store.
 
-One code path for both sources (arXiv API or a local catalog, see ``sources``):
+From arXiv (or a server speaking its protocols, ``--arxiv-url``):
+
+1. metadata is harvested into ``arxiv_record``, one committed page at a time: by default with
+   OAI-PMH (arXivRaw, every version with its date; ``oai_harvest``), incrementally after the
+   first run; with ``--metadata api`` through the API within its limits (``api_harvest``);
+2. roles and version pins are computed from the stored records, batch by batch (``roles``);
+3. PDFs of pool papers and distractors go to the cache, one commit per PDF (skipped with
+   ``--no-pdfs``). Every request (OAI, API, PDF) goes through one ``ArxivConnection``: one
+   session, the 3 s gate, one retry policy; a 403 or a long 429/503 spell stops the run, resumably.
+
+From a local catalog (``--source DIR``, see ``sources``):
 
 1. papers of each window (seed, pool, distractor) at their latest version; bad metadata
    (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
@@ -21,14 +31,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
+from sqlmodel import select
 
 from reflong.db.engine import session_for
-from reflong.db.papers import clear_failure, record_failure, set_role, upsert_paper
-from reflong.errors import NetworkError
-from reflong.ingest.download import cache_name
-from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.db.papers import Paper, PaperRole, clear_failure, record_failure, set_role, upsert_paper
+from reflong.errors import NetworkError, ReflongError
+from reflong.ingest.api_harvest import harvest_window, lookup_versions
+from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
+from reflong.ingest.download import FetchOutcome, cache_name, download
+from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
+from reflong.ingest.oai_harvest import harvest_set, sets_for
 from reflong.ingest.records import PaperMeta
-from reflong.ingest.sources import ArxivSource, LocalSource, Source
+from reflong.ingest.roles import assign_roles
+from reflong.ingest.sources import LocalSource, Source
 from reflong.ingest.versions import pick_versions
 from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 from reflong.progress import ProgressFactory, null_progress
@@ -48,6 +63,10 @@ class IngestSettings:
     arxiv_url: str = DEFAULT_ARXIV_URL
     source_dir: Path | None = None  # a local catalog instead of arXiv
     net: NetPolicy = field(default_factory=NetPolicy)
+    metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
+    pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
+    api_page_size: int = API_PAGE_SIZE
+    api_result_cap: int = API_RESULT_CAP
 
 
 @dataclass
@@ -61,6 +80,7 @@ class IngestSummary:
     failed: int = 0  # PDFs that could not be had
     skipped: int = 0  # records skipped for bad metadata
     reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
+    requests: Counter = field(default_factory=Counter)  # requests sent to arXiv, by kind
 
     def line(self) -> str:
         where = f"window {self.window}" if self.window else "no window (papers stored without roles)"
@@ -72,13 +92,16 @@ class IngestSummary:
             + f"; PDFs fetched {self.fetched}, cached {self.cached}, failed {self.failed}"
             + f"; skipped for bad metadata {self.skipped}"
             + (f" [{reasons}]" if reasons else "")
+            + (
+                "; requests " + ", ".join(f"{k} {v}" for k, v in sorted(self.requests.items()))
+                if self.requests
+                else ""
+            )
         )
 
 
 def make_source(settings: IngestSettings) -> Source:
-    if settings.source_dir is not None:
-        return LocalSource(settings.source_dir)
-    return ArxivSource(settings.arxiv_url, settings.net)
+    return LocalSource(settings.source_dir)
 
 
 def _row_fields(meta: PaperMeta, kind: str) -> dict:
@@ -181,6 +204,124 @@ def run_ingest(
     engine: Engine, settings: IngestSettings, progress: ProgressFactory = null_progress
 ) -> IngestSummary:
     """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point."""
+    if settings.source_dir is None:
+        return _run_arxiv(engine, settings, progress)
+    return _run_local(engine, settings, progress)
+
+
+def _run_arxiv(engine: Engine, settings: IngestSettings, progress: ProgressFactory) -> IngestSummary:
+    """Harvest metadata (committed page by page), assign roles from the store, fetch PDFs."""
+    if settings.since is None:
+        raise ReflongError("--since is required when ingesting from arXiv (e.g. --since 2024-03)")
+    if settings.metadata not in ("oai", "api"):
+        raise ReflongError(f"--metadata {settings.metadata!r}: use oai or api")
+    build = BuildWindows(
+        parse_month(settings.since), settings.seed_months, settings.pool_months, settings.distractor_months
+    )
+    base_url = settings.arxiv_url.rstrip("/")
+    route = "OAI-PMH" if settings.metadata == "oai" else "API"
+    summary = IngestSummary(window=build.label, source=f"{base_url} ({route})")
+    conn = ArxivConnection(settings.net)
+    categories = list(settings.categories)
+    cache_dir = Path(settings.cache_dir).resolve()
+    try:
+        with session_for(engine) as session:
+            with progress(total=None, desc="metadata pages", unit="page") as bar:
+                entries = 0
+
+                def page_done(n: int) -> None:
+                    nonlocal entries
+                    entries += n
+                    bar.update(1)
+                    bar.set_postfix_str(f"{entries} records")
+
+                client = PoliteArxivClient(base_url, conn=conn, page_size=settings.api_page_size)
+                if settings.metadata == "oai":
+                    needed_from = min(w.start for w in build.windows()).isoformat()
+                    for set_spec in sets_for(categories):
+                        harvest_set(session, conn, base_url, set_spec, needed_from, page_done)
+                else:
+                    for window in build.windows():
+                        harvest_window(
+                            session, client, window.start, window.end, categories,
+                            settings.api_result_cap, page_done,
+                        )  # fmt: skip
+                lookups = settings.metadata == "api"
+                counts = assign_roles(
+                    session, build, categories, settings.max_papers, base_url, "arxiv", lookups
+                )
+                if counts.needs_lookup:
+                    lookup_versions(session, client, counts.needs_lookup, page_done)
+                    counts = assign_roles(
+                        session, build, categories, settings.max_papers, base_url, "arxiv", False
+                    )
+            for role in summary.roles:
+                summary.roles[role] = counts.roles.get(role, 0)
+            summary.papers = sum(counts.roles.values())
+            summary.skipped = counts.skipped
+            summary.reasons.update(counts.reasons)
+            if settings.pdfs:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+                _fetch_pdfs(session, conn, build.label, cache_dir, summary, progress)
+    finally:
+        summary.requests.update(conn.requests_by_kind)
+    return summary
+
+
+def _fetch_pdfs(session, conn: ArxivConnection, label: str, cache_dir: Path, summary, progress) -> None:
+    """PDFs of this window's pool papers and distractors, at their pinned versions, one commit each."""
+    todo = list(
+        session.exec(
+            select(PaperRole.arxiv_id, PaperRole.version, Paper.pdf_url)
+            .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
+            .where(PaperRole.window == label, PaperRole.role.in_(("pool", "distractor")))
+            .order_by(PaperRole.role.desc(), Paper.first_published, PaperRole.arxiv_id)
+        )
+    )
+    with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
+        for arxiv_id, version, pdf_url in todo:
+            meta = PaperMeta(arxiv_id=arxiv_id, version=version, title="", pdf_url=pdf_url)
+            if not pdf_url:
+                outcome = FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
+            else:
+                try:
+                    outcome = download(conn, pdf_url, cache_dir / cache_name(arxiv_id, version))
+                except NetworkError:
+                    session.commit()
+                    raise
+            _record_outcome(session, meta, outcome, summary)
+            session.commit()
+            bar.update(1)
+            bar.set_postfix_str(f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}")
+
+
+def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: IngestSummary) -> None:
+    if outcome.status in ("fetched", "cached"):
+        upsert_paper(
+            session,
+            meta.arxiv_id,
+            meta.version,
+            status="downloaded",
+            pdf_path=str(outcome.path),
+            pdf_sha256=outcome.sha256,
+            error=None,
+        )
+        clear_failure(session, "download", meta.vid)
+        if outcome.status == "fetched":
+            summary.fetched += 1
+        else:
+            summary.cached += 1
+    else:
+        upsert_paper(
+            session, meta.arxiv_id, meta.version, status="failed", error=f"{outcome.reason}: {outcome.message}"
+        )
+        record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
+        summary.failed += 1
+        summary.reasons[outcome.reason or "failed"] += 1
+
+
+def _run_local(engine: Engine, settings: IngestSettings, progress: ProgressFactory) -> IngestSummary:
+    """A local catalog: the whole selection at once (catalogs are small), then PDFs copied."""
     source = make_source(settings)
     summary = IngestSummary(source=str(settings.source_dir or settings.arxiv_url))
     cache_dir = Path(settings.cache_dir).resolve()
@@ -197,6 +338,8 @@ def run_ingest(
         session.commit()
 
         todo = [(role, m) for role, m in chosen if role in (POOL, DISTRACTOR) or (role is None and m.pdf_url)]
+        if not settings.pdfs:
+            todo = []
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:
@@ -204,32 +347,7 @@ def run_ingest(
                 except NetworkError:
                     session.commit()
                     raise
-                if outcome.status in ("fetched", "cached"):
-                    upsert_paper(
-                        session,
-                        meta.arxiv_id,
-                        meta.version,
-                        status="downloaded",
-                        pdf_path=str(outcome.path),
-                        pdf_sha256=outcome.sha256,
-                        error=None,
-                    )
-                    clear_failure(session, "download", meta.vid)
-                    if outcome.status == "fetched":
-                        summary.fetched += 1
-                    else:
-                        summary.cached += 1
-                else:
-                    upsert_paper(
-                        session,
-                        meta.arxiv_id,
-                        meta.version,
-                        status="failed",
-                        error=f"{outcome.reason}: {outcome.message}",
-                    )
-                    record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
-                    summary.failed += 1
-                    summary.reasons[outcome.reason or "failed"] += 1
+                _record_outcome(session, meta, outcome, summary)
                 session.commit()
                 bar.update(1)
                 bar.set_postfix_str(

@@ -10,10 +10,14 @@ It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
   ``ti:``, ``au:``, ``all:`` combined with AND, OR, ANDNOT and parentheses; ``id_list`` takes bare
   ids (latest version) and versioned ids (exactly that version, omitted if unknown).
 - ``/pdf/<id>v<N>`` (and ``/pdf/<id>`` for the latest), with HTTP Range support for resumes.
+- ``/oai2`` and ``/oai``: OAI-PMH 2.0 with arXivRaw and oai_dc, sets, datestamps, resumption tokens
+  that expire, 503 + Retry-After (``oai.py`` says what it follows of arXiv's interface).
+- ``/_stats``: requests by kind (api, oai, pdf, other) and by HTTP status, as JSON (also
+  ``ArxivServer.stats.snapshot()``), so benches can report what a run asked for.
 
 Faults can be injected per request number, per kind of request, so retry and resume paths can be
 tested: ``api`` requests: 429, 503, hang (no answer for ``hang_seconds``), empty (a page with no
-entries); ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
+entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empty; ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
 (a complete response holding half the file), cut (the connection drops mid-body).
 
 Run it for the demo or the benchmarks:
@@ -24,6 +28,7 @@ and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import re
 import threading
@@ -36,6 +41,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion, read_catalog
 from reflong.ingest.records import split_versioned_id, versioned_id
+from reflong.servers.oai import OaiRepository
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
@@ -48,6 +54,10 @@ log = logging.getLogger(__name__)
 
 API_FAULTS = {"429", "503", "hang", "empty"}
 PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
+# OAI-PMH: 503 + Retry-After (arXiv's flow control), hang, expire (this request's token answered as
+# expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body).
+OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty"}
+FAULTS = {"api": API_FAULTS, "pdf": PDF_FAULTS, "oai": OAI_FAULTS}
 
 
 class QueryError(ValueError):
@@ -177,7 +187,7 @@ class FaultPlan:
     """
 
     rules: dict[tuple[str, int], str] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0})
+    counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0, "oai": 0})
     # one entry per request: (monotonic time, kind, path, fault injected, Range header)
     log: list[tuple[float, str, str, str | None, str | None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -190,16 +200,16 @@ class FaultPlan:
         return plan
 
     def add(self, spec: str) -> None:
-        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``."""
+        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``, ``oai:3:503``."""
         try:
             kind, number, fault = spec.split(":", 2)
             n = 0 if number == "*" else int(number)
         except ValueError:
             raise ValueError(f"bad fault {spec!r}; expected KIND:N:FAULT such as api:1:429") from None
-        allowed = API_FAULTS if kind == "api" else PDF_FAULTS if kind == "pdf" else None
+        allowed = FAULTS.get(kind)
         if allowed is None or fault not in allowed:
             raise ValueError(
-                f"bad fault {spec!r}; api faults: {sorted(API_FAULTS)}, pdf: {sorted(PDF_FAULTS)}"
+                f"bad fault {spec!r}; " + ", ".join(f"{k} faults: {sorted(v)}" for k, v in FAULTS.items())
             )
         with self._lock:
             self.rules[(kind, n)] = fault
@@ -215,6 +225,48 @@ class FaultPlan:
             fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
             self.log.append((time.monotonic(), kind, path, fault, range_header))
             return fault
+
+
+@dataclass
+class RequestStats:
+    """Requests by kind (api, oai, pdf, other) and answers by HTTP status, for benches and tests.
+
+    Read from Python (``ArxivServer.stats.snapshot()``) or over HTTP (``GET /_stats``, not counted).
+    A request that hangs counts under its kind and has no status.
+    """
+
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_kind_status: dict[str, dict[str, int]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def request(self, kind: str) -> None:
+        with self._lock:
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+
+    def answer(self, kind: str, status: int) -> None:
+        with self._lock:
+            per = self.by_kind_status.setdefault(kind, {})
+            per[str(status)] = per.get(str(status), 0) + 1
+
+    def snapshot(self) -> dict:
+        with self._lock:
+            by_status: dict[str, int] = {}
+            for per in self.by_kind_status.values():
+                for status, n in per.items():
+                    by_status[status] = by_status.get(status, 0) + n
+            return {
+                "requests": sum(self.by_kind.values()),
+                "by_kind": dict(sorted(self.by_kind.items())),
+                "by_status": dict(sorted(by_status.items())),
+                "by_kind_status": {
+                    k: dict(sorted(v.items())) for k, v in sorted(self.by_kind_status.items())
+                },
+            }
+
+    def reset(self) -> None:
+        with self._lock:
+            self.by_kind.clear()
+            self.by_kind_status.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,8 +356,15 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HTTPServer
     protocol_version = "HTTP/1.1"
 
+    _kind = "other"
+
     def log_message(self, format: str, *args) -> None:  # quiet; the FaultPlan keeps a log
         pass
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        if self._kind != "stats":
+            self.server.owner.stats.answer(self._kind, code)
+        super().send_response(code, message)
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
@@ -323,11 +382,30 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         owner = self.server.owner
         parts = urlsplit(self.path)
+        path = parts.path.rstrip("/") or "/"
+        self._kind = (
+            "api"
+            if path == "/api/query"
+            else "pdf"
+            if path.startswith("/pdf/")
+            else "oai"
+            if path in ("/oai2", "/oai")
+            else "stats"
+            if path == "/_stats"
+            else "other"
+        )
+        if self._kind != "stats":
+            owner.stats.request(self._kind)
         try:
-            if parts.path == "/api/query":
+            if self._kind == "api":
                 self._api(owner, parts.query)
-            elif parts.path.startswith("/pdf/"):
+            elif self._kind == "pdf":
                 self._pdf(owner, unquote(parts.path[len("/pdf/") :]))
+            elif self._kind == "oai":
+                self._oai(owner, parts.query)
+            elif self._kind == "stats":
+                body = json.dumps(owner.stats.snapshot(), indent=1).encode()
+                self._send(200, body, "application/json")
             else:
                 self._send(404, b"not found\n", "text/plain")
         except (BrokenPipeError, ConnectionResetError):
@@ -348,6 +426,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, f"bad query: {exc}\n".encode(), "text/plain")
             return
         self._send(200, body, "application/atom+xml; charset=utf-8")
+
+    def _oai(self, owner: ArxivServer, query: str) -> None:
+        """OAI-PMH (see ``oai.py``); faults first, then the protocol answer (always 200 + XML)."""
+        fault = owner.faults.next("oai", self.path)
+        if fault == "503":
+            headers = {"Retry-After": owner.fault_headers.get("Retry-After", "1")}
+            self._send(503, b"Service temporarily unavailable, retry later\n", "text/plain", headers)
+            return
+        if fault == "hang":
+            self._hang()
+            return
+        if fault == "empty":
+            self._send(200, b"", "text/xml; charset=utf-8")
+            return
+        body = owner.oai.handle(query, force_expired=fault == "expire")
+        if fault == "truncate":
+            body = body[: max(1, len(body) // 2)]
+        self._send(200, body, "text/xml; charset=utf-8")
 
     def _pdf(self, owner: ArxivServer, name: str) -> None:
         fault = owner.faults.next("pdf", self.path, self.headers.get("Range"))
@@ -426,9 +522,14 @@ class ArxivServer:
         faults: FaultPlan | None = None,
         hang_seconds: float = 30.0,
         retry_after: float | None = None,
+        oai_page_size: int = 1000,
+        oai_id_page_size: int = 10000,
+        token_ttl: float = 3600.0,
+        clock=time.time,
     ) -> None:
         self.catalog = read_catalog(catalog_dir)
         self.faults = faults or FaultPlan()
+        self.stats = RequestStats()
         self.fault_headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
         self.mid_body = threading.Event()  # set once a hang-body/cut fault has sent half a file
         self._httpd = _HTTPServer((host, port), _Handler)
@@ -436,6 +537,14 @@ class ArxivServer:
         self._httpd.stopping = threading.Event()
         self._httpd.hang_seconds = hang_seconds
         self._thread: threading.Thread | None = None
+        self.oai = OaiRepository(
+            self.catalog,
+            f"{self.url}/oai2",
+            page_size=oai_page_size,
+            id_page_size=oai_id_page_size,
+            token_ttl=token_ttl,
+            clock=clock,
+        )
 
     @property
     def url(self) -> str:
@@ -472,8 +581,24 @@ def main(argv: list[str] | None = None) -> None:
         "--fault", action="append", default=[], help="KIND:N:FAULT, e.g. api:1:429, pdf:2:truncate"
     )
     ap.add_argument("--hang-seconds", type=float, default=30.0)
+    ap.add_argument(
+        "--retry-after", type=float, default=None, help="Retry-After of injected 429/503 (OAI 503: default 1)"
+    )
+    ap.add_argument(
+        "--oai-page-size", type=int, default=1000, help="records per ListRecords page (arXiv: 1000)"
+    )
+    ap.add_argument("--token-ttl", type=float, default=3600.0, help="seconds a resumptionToken lives")
     args = ap.parse_args(argv)
-    server = ArxivServer(args.catalog, args.host, args.port, FaultPlan.parse(args.fault), args.hang_seconds)
+    server = ArxivServer(
+        args.catalog,
+        args.host,
+        args.port,
+        FaultPlan.parse(args.fault),
+        args.hang_seconds,
+        retry_after=args.retry_after,
+        oai_page_size=args.oai_page_size,
+        token_ttl=args.token_ttl,
+    )
     print(
         f"arXiv-protocol server for {args.catalog} at {server.url} ({len(server.catalog.papers)} papers)",
         flush=True,

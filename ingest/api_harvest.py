@@ -60,7 +60,7 @@ def result_to_record(result: arxiv.Result) -> ArxivRecord:
         versions=versions,
         comment=comment,
         doi=result.doi or None,
-        complete={v.number for v in versions} == set(range(1, top + 1)),
+        complete=top >= 1 and {v.number for v in versions} == set(range(1, top + 1)),
         first_date=published,
     )
 
@@ -100,6 +100,18 @@ def _halves(lo: datetime, hi: datetime) -> tuple[tuple[datetime, datetime], tupl
     return (lo, mid - timedelta(minutes=1)), (mid, hi)
 
 
+def _closed(until: str | None, harvested_at: str) -> bool:
+    """A query harvested at least two days after its window ended: no new paper can join it.
+
+    (arXiv announces a submission within a day or two; a window still open when it was
+    harvested is asked again on the next run, from its first page.)
+    """
+    if not until:
+        return False
+    end = date.fromisoformat(until[:10]) + timedelta(days=2)
+    return harvested_at[:10] > end.isoformat()
+
+
 def harvest_window(
     session: Session,
     client: PoliteArxivClient,
@@ -122,8 +134,10 @@ def harvest_window(
             for a, b in _halves(lo, hi):
                 run(a, b)
             return
-        if state.completed:
+        if state.completed and _closed(state.until_date, state.updated_at):
             return
+        if state.completed:  # harvested while its window was still open: ask it again, whole
+            state.completed, state.cursor = False, 0
         search = arxiv.Search(
             query=query, sort_by=arxiv.SortCriterion.SubmittedDate, sort_order=arxiv.SortOrder.Ascending
         )

@@ -94,7 +94,7 @@ class ArxivRecord:
                                key=lambda v: v.number)
         self.first_date = self.first_date or older.first_date
         top = self.versions[-1].number if self.versions else 0
-        self.complete = {v.number for v in self.versions} == set(range(1, top + 1))
+        self.complete = top >= 1 and {v.number for v in self.versions} == set(range(1, top + 1))
 
     @property
     def withdrawn(self) -> bool:

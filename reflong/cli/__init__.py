@@ -73,8 +73,7 @@ def _log_to_stderr() -> None:
         logger.propagate = False
 
 
-def _register()
-_log_to_stderr() -> None:
+def _register() -> None:
     import importlib
 
     for name in COMMAND_MODULES:

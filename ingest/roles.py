@@ -59,13 +59,15 @@ def newest_before(record: ArxivRecord, cutoff: str) -> RawVersion | None:
     return max(safe, key=lambda v: v.number) if safe else None
 
 
-def missing_versions(record: ArxivRecord) -> list[str]:
-    """Versioned ids to look up (newest first) when the stored history has gaps (API records)."""
+def missing_versions(record: ArxivRecord, best: RawVersion | None) -> list[str]:
+    """Versioned ids to look up (newest first) when the stored history has gaps (API records):
+    the unknown versions newer than ``best`` (the newest known one before the cutoff)."""
     top = record.latest.number if record.latest else 0
     if top == 0:
-        return [f"{record.arxiv_id}v1"]
+        return [] if best else [f"{record.arxiv_id}v1"]
     known = {v.number for v in record.versions}
-    return [f"{record.arxiv_id}v{n}" for n in range(top - 1, 0, -1) if n not in known]
+    floor = best.number if best else 0
+    return [f"{record.arxiv_id}v{n}" for n in range(top - 1, floor, -1) if n not in known]
 
 
 @dataclass
@@ -144,11 +146,12 @@ def assign_roles(
                 if record.arxiv_id in pinned:
                     version = next((v for v in record.versions if v.number == pinned[record.arxiv_id]), None)
                 version = version or newest_before(record, cutoff)
+                gaps = [] if record.complete or not lookups_allowed else missing_versions(record, version)
+                if gaps:  # an unknown middle version may be newer and still before the cutoff
+                    counts.needs_lookup.extend(gaps)
+                    taken[window.role] -= 1  # decided after the look-ups
+                    continue
                 if version is None:
-                    if not record.complete and lookups_allowed:
-                        counts.needs_lookup.extend(missing_versions(record))
-                        taken[window.role] -= 1  # decided after the look-ups
-                        continue
                     skip(
                         record.arxiv_id,
                         "no-version-before-seeds",

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from reflong.errors import ReflongError
@@ -136,20 +137,36 @@ class Catalog:
 
 
 def _date(value: object) -> str | None:
-    if isinstance(value, str) and _DATE_RE.match(value):
+    return _date_text(value) if isinstance(value, str) else None
+
+
+@lru_cache(maxsize=8192)
+def _date_text(value: str) -> str | None:
+    """A valid YYYY-MM-DD (one shared string per day: a big catalog has few distinct days)."""
+    if _DATE_RE.match(value):
         try:
-            return sys.intern(date.fromisoformat(value[:10]).isoformat())  # few distinct days: share them
+            return sys.intern(date.fromisoformat(value[:10]).isoformat())
         except ValueError:
             return None
     return None
 
 
 def _version_number(value: object) -> int:
-    if isinstance(value, str) and re.fullmatch(r"v\d+", value):
-        return int(value[1:])
+    if isinstance(value, str):
+        return _version_text(value)
     if isinstance(value, int):
         return value
     return 0
+
+
+@lru_cache(maxsize=256)
+def _version_text(value: str) -> int:
+    return int(value[1:]) if re.fullmatch(r"v\d+", value) else 0
+
+
+def _shared(value: str | None) -> str | None:
+    """Interned: licenses and stock comments repeat across thousands of records."""
+    return sys.intern(value) if value is not None and len(value) < 120 else value
 
 
 def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
@@ -185,6 +202,11 @@ def _file(root: Path, value: object) -> Path | None:
 
 def _text(value: object) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _submitter(rec: dict, authors: list[str]) -> str | None:
+    name = _text(rec.get("submitter"))
+    return authors[0] if authors and name == authors[0] else name  # one string, not two
 
 
 def _authors(rec: dict) -> list[str]:
@@ -259,15 +281,16 @@ def read_catalog(root: str | Path) -> Catalog:
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
         categories = [sys.intern(str(c)) for c in rec.get("categories") or [] if c]
+        authors = _authors(rec)
         primary = rec.get("primary_category") or (categories[0] if categories else None)
         if primary and primary not in categories:
             categories.insert(0, primary)
-        comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
+        comment = _shared(rec.get("comment")) if isinstance(rec.get("comment"), str) else None
         withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment) or top.withdrawn
         papers[aid] = CatalogPaper(
             arxiv_id=aid,
             title=title,
-            authors=_authors(rec),
+            authors=authors,
             categories=categories,
             primary_category=primary,
             first_published=first,
@@ -278,8 +301,8 @@ def read_catalog(root: str | Path) -> Catalog:
             versions=dict(sorted(versions.items())),
             datestamp=_date(rec.get("datestamp")),
             abstract=_text(rec.get("abstract")),
-            submitter=_text(rec.get("submitter")),
-            license=_text(rec.get("license")),
+            submitter=_submitter(rec, authors),
+            license=_shared(_text(rec.get("license"))),
         )
 
     for rec in _iter_jsonl(papers_file, read_problems):

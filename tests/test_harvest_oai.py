@@ -22,6 +22,7 @@ from lxml import etree
 
 from reflong.cli import main
 from reflong.ingest.arxivraw import parse_page
+from reflong.ingest.oai_harvest import sets_for
 from reflong.servers.arxiv_server import ArxivServer
 
 SINCE = ["--since", "2024-03"]
@@ -58,6 +59,12 @@ def test_arxivraw_record_versions_withdrawal_and_fields():
     ]
     assert rec.withdrawn and rec.first_published == "2024-01-02" and rec.datestamp == "2024-04-02"
     assert gone.deleted and gone.withdrawn and gone.arxiv_id == "2401.00008"
+
+
+def test_sets_cover_the_categories():
+    assert sets_for(["cs.CL", "cs.LG", "cs.AI"]) == ["cs"]
+    assert sets_for(["cs.CL", "hep-th", "math.CO", "stat.*"]) == ["cs", "math", "physics:hep-th", "stat"]
+    assert sets_for([]) == [""]  # no filter: the whole repository, no set
 
 
 def _ingest(args: list[str], db) -> str:

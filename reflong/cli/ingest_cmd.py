@@ -17,11 +17,16 @@ from reflong.progress import tqdm_progress
 def ingest(db_path: str, **opts) -> None:
     """Fetch metadata and PDFs from arXiv (or --source DIR) and assign roles by date.
 
+    Metadata comes from arXiv's OAI-PMH interface (arXivRaw, every version with its date),
+    committed page by page; a rerun resumes, a later run asks only for what changed since.
+    --metadata api uses the search API instead; --no-pdfs stops after metadata and roles.
+
     \b
     seed window        [since, since+seed-months)      metadata only
     citing pool        after the seed window           PDFs at their latest version
     distractor window  [since-distractor-months, since) PDFs at the newest version before since
-    Reruns resume: cached PDFs are not fetched again, rows are never duplicated.
+    Reruns resume: no finished metadata page or cached PDF is fetched again, rows are never
+    duplicated. A 403 from arXiv stops the run at once; rerun the same command later.
     """
     summary = run_ingest(open_store(db_path), ingest_settings(opts), progress=tqdm_progress)
     click.echo(summary.line())

@@ -80,7 +80,9 @@ def upsert_records(session: Session, rows: list[dict]) -> None:
 def get_state(session: Session, endpoint: str, set_spec: str, prefix: str) -> HarvestState | None:
     return session.exec(
         select(HarvestState).where(
-            HarvestState.endpoint == endpoint, HarvestState.set_spec == set_spec, HarvestState.prefix == prefix
+            HarvestState.endpoint == endpoint,
+            HarvestState.set_spec == set_spec,
+            HarvestState.prefix == prefix,
         )
     ).first()
 

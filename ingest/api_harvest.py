@@ -177,7 +177,10 @@ def harvest_window(
 
 
 def lookup_versions(
-    session: Session, client: PoliteArxivClient, versioned_ids: list[str], on_page: Callable[[int], None] | None
+    session: Session,
+    client: PoliteArxivClient,
+    versioned_ids: list[str],
+    on_page: Callable[[int], None] | None,
 ) -> int:
     """Ask for exactly these versions (``2401.00001v2``), 200 ids a request, each chunk committed."""
     found = 0

@@ -90,8 +90,9 @@ class ArxivRecord:
     def merge(self, older: ArxivRecord) -> None:
         """Add the versions only ``older`` knows (an API page knows v1 and the latest, not the middle)."""
         mine = {v.number for v in self.versions}
-        self.versions = sorted(self.versions + [v for v in older.versions if v.number not in mine],
-                               key=lambda v: v.number)
+        self.versions = sorted(
+            self.versions + [v for v in older.versions if v.number not in mine], key=lambda v: v.number
+        )
         self.first_date = self.first_date or older.first_date
         top = self.versions[-1].number if self.versions else 0
         self.complete = top >= 1 and {v.number for v in self.versions} == set(range(1, top + 1))

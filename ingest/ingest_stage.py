@@ -292,7 +292,9 @@ def _fetch_pdfs(session, conn: ArxivConnection, label: str, cache_dir: Path, sum
             _record_outcome(session, meta, outcome, summary)
             session.commit()
             bar.update(1)
-            bar.set_postfix_str(f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}")
+            bar.set_postfix_str(
+                f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}"
+            )
 
 
 def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: IngestSummary) -> None:
@@ -313,7 +315,11 @@ def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: In
             summary.cached += 1
     else:
         upsert_paper(
-            session, meta.arxiv_id, meta.version, status="failed", error=f"{outcome.reason}: {outcome.message}"
+            session,
+            meta.arxiv_id,
+            meta.version,
+            status="failed",
+            error=f"{outcome.reason}: {outcome.message}",
         )
         record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
         summary.failed += 1

@@ -113,7 +113,12 @@ def plan_start(state: HarvestState, needed_from: str) -> tuple[str | None, str |
         if state.token:
             return state.token, None, False
         return None, state.last_datestamp or state.from_date, False
-    if state.completed and state.covered_from and state.covered_from <= needed_from and state.harvested_through:
+    if (
+        state.completed
+        and state.covered_from
+        and state.covered_from <= needed_from
+        and state.harvested_through
+    ):
         return None, state.harvested_through, True
     return None, needed_from, False
 
@@ -130,7 +135,9 @@ def harvest_set(
     endpoint = oai_endpoint(base_url)
     state = state_for(session, endpoint, set_spec, PREFIX)
     token, from_, incremental = plan_start(state, needed_from)
-    report = HarvestReport(set_spec, resumed=not incremental and (token is not None or state.from_date is not None))
+    report = HarvestReport(
+        set_spec, resumed=not incremental and (token is not None or state.from_date is not None)
+    )
     if incremental:
         report.incremental_from = from_
     if token is None:
@@ -172,7 +179,8 @@ def harvest_set(
                     ) from None
                 from_ = state.last_datestamp or state.from_date
                 log.warning(
-                    "OAI-PMH resumption token expired; falling back to from=%s (last committed datestamp)", from_
+                    "OAI-PMH resumption token expired; falling back to from=%s (last committed datestamp)",
+                    from_,
                 )
                 report.fallback = True
                 token = None

@@ -36,7 +36,8 @@ def record_row(record: ArxivRecord, via: str) -> dict:
 
 def record_from_row(row: ArxivRecordRow) -> ArxivRecord:
     versions = [
-        RawVersion(int(v["v"]), v.get("date"), bool(v.get("withdrawn"))) for v in json.loads(row.versions_json)
+        RawVersion(int(v["v"]), v.get("date"), bool(v.get("withdrawn")))
+        for v in json.loads(row.versions_json)
     ]
     return ArxivRecord(
         arxiv_id=row.arxiv_id,

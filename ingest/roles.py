@@ -82,10 +82,14 @@ def _rows_in(session: Session, lo: str, hi: str) -> Iterator[list[ArxivRecordRow
     """Rows with ``lo <= first_published < hi``, oldest first, ``BATCH`` at a time (keyset paging)."""
     last: tuple[str, str] | None = None
     while True:
-        q = select(ArxivRecordRow).where(ArxivRecordRow.first_published >= lo, ArxivRecordRow.first_published < hi)
+        q = select(ArxivRecordRow).where(
+            ArxivRecordRow.first_published >= lo, ArxivRecordRow.first_published < hi
+        )
         if last is not None:
             q = q.where(tuple_(ArxivRecordRow.first_published, ArxivRecordRow.arxiv_id) > last)
-        rows = list(session.exec(q.order_by(ArxivRecordRow.first_published, ArxivRecordRow.arxiv_id).limit(BATCH)))
+        rows = list(
+            session.exec(q.order_by(ArxivRecordRow.first_published, ArxivRecordRow.arxiv_id).limit(BATCH))
+        )
         if not rows:
             return
         yield rows
@@ -115,7 +119,9 @@ def assign_roles(
     taken = {w.role: 0 for w in windows}
     pinned = {
         r.arxiv_id: r.version
-        for r in session.exec(select(PaperRole).where(PaperRole.window == label, PaperRole.role == DISTRACTOR))
+        for r in session.exec(
+            select(PaperRole).where(PaperRole.window == label, PaperRole.role == DISTRACTOR)
+        )
     }
 
     def skip(arxiv_id: str, reason: str, message: str) -> None:
@@ -164,7 +170,9 @@ def assign_roles(
             if version.number == 0:
                 meta.pdf_url, meta.version_date = f"{base_url.rstrip('/')}/pdf/{record.arxiv_id}", None
             papers.append(_paper_fields(meta, source_kind))
-            roles.append({"window": label, "arxiv_id": record.arxiv_id, "role": window.role, "version": version.number})
+            roles.append(
+                {"window": label, "arxiv_id": record.arxiv_id, "role": window.role, "version": version.number}
+            )
             ok.append(record.arxiv_id)
             counts.roles[window.role] += 1
         _write(session, label, papers, roles, ok, drop)
@@ -190,7 +198,9 @@ def _paper_fields(meta, kind: str) -> dict:
     }
 
 
-def _write(session: Session, label: str, papers: list[dict], roles: list[dict], ok: list[str], drop: list[str]) -> None:
+def _write(
+    session: Session, label: str, papers: list[dict], roles: list[dict], ok: list[str], drop: list[str]
+) -> None:
     """Upsert a batch of paper rows (metadata fields only) and roles; clear their old failures."""
     conn = session.connection()
     if papers:
@@ -202,14 +212,16 @@ def _write(session: Session, label: str, papers: list[dict], roles: list[dict], 
             changed = differs if changed is None else changed | differs
         update = {name: stmt.excluded[name] for name in (*_META_FIELDS, "updated_at")}
         conn.execute(
-            stmt.on_conflict_do_update(index_elements=["arxiv_id", "version"], set_=update, where=changed), papers
+            stmt.on_conflict_do_update(index_elements=["arxiv_id", "version"], set_=update, where=changed),
+            papers,
         )
     if roles:
         table = PaperRole.__table__
         stmt = insert(table)
         conn.execute(
             stmt.on_conflict_do_update(
-                index_elements=["window", "arxiv_id"], set_={"role": stmt.excluded.role, "version": stmt.excluded.version}
+                index_elements=["window", "arxiv_id"],
+                set_={"role": stmt.excluded.role, "version": stmt.excluded.version},
             ),
             roles,
         )

@@ -26,7 +26,9 @@ def paper(i: int, first: date, until: date) -> dict:
     if i % 11 == 5:  # withdrawn: a notice version; the comment does not say "withdrawn"
         d = first + timedelta(days=5)
         if d <= until:
-            versions.append({"version": f"v{len(versions) + 1}", "published": d.isoformat(), "withdrawn": True})
+            versions.append(
+                {"version": f"v{len(versions) + 1}", "published": d.isoformat(), "withdrawn": True}
+            )
             comment = "an error in the proof of Lemma 2"
     top = versions[-1]
     return {
@@ -43,7 +45,9 @@ def paper(i: int, first: date, until: date) -> dict:
     }
 
 
-def write_catalog(root: Path, until: str = "2024-10-31", start: str = "2024-01-01", per_day: float = 0.5) -> list[dict]:
+def write_catalog(
+    root: Path, until: str = "2024-10-31", start: str = "2024-01-01", per_day: float = 0.5
+) -> list[dict]:
     """Papers first submitted from ``start`` to ``until`` (``per_day`` papers a day), with versions up to ``until``."""
     lo, hi = date.fromisoformat(start), date.fromisoformat(until)
     papers, i, day = [], 0, lo

@@ -103,7 +103,10 @@ def store_digest(db) -> str:
     h = hashlib.sha256()
     for table, cols in (
         ("arxiv_record", "*"),
-        ("paper", "arxiv_id, version, title, authors_json, categories_json, first_published, version_date, pdf_url"),
+        (
+            "paper",
+            "arxiv_id, version, title, authors_json, categories_json, first_published, version_date, pdf_url",
+        ),
         ("paper_role", "window, arxiv_id, role, version"),
         ("failure", "stage, subject, reason, message"),
     ):
@@ -128,13 +131,18 @@ def test_oai_harvest_stores_roles_and_pinned_versions(catalog, tmp_path):
     assert _roles(tmp_path / "a.db") == expected
     assert "(OAI-PMH)" in line and "withdrawn" in line
     roles = [r for r, _ in expected.values()]
-    assert f"(seed {roles.count('seed')}, pool {roles.count('pool')}, distractor {roles.count('distractor')})" in line
+    assert (
+        f"(seed {roles.count('seed')}, pool {roles.count('pool')}, distractor {roles.count('distractor')})"
+        in line
+    )
     # v3 of a revised distractor is after the seed window: pinned at v2, from arXivRaw alone
     assert any(role == "distractor" and v == 2 for role, v in expected.values())
     in_cs = [p for p in papers if any(c.split(".")[0] == "cs" for c in p["categories"])]
     assert requests == {"oai": -(-len(in_cs) // 10)}  # every page once, no API look-up, no PDF
     # the local reader of the same catalog gives the same roles and pins
-    out = CliRunner().invoke(main, ["ingest", *SINCE, "--source", str(root), *FAST, "--db", str(tmp_path / "s.db")])
+    out = CliRunner().invoke(
+        main, ["ingest", *SINCE, "--source", str(root), *FAST, "--db", str(tmp_path / "s.db")]
+    )
     assert out.exit_code == 0, out.output
     assert _roles(tmp_path / "s.db") == expected
 
@@ -159,7 +167,9 @@ def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
         pages = len(_oai_queries(srv))
         srv.faults.log.clear()
         db = tmp_path / "killed.db"
-        proc = subprocess.Popen(_cmd(srv.url, db, "--delay", "0.1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            _cmd(srv.url, db, "--delay", "0.1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         try:
             deadline = time.monotonic() + 30
             while len(_oai_queries(srv)) < pages // 2 and time.monotonic() < deadline:
@@ -194,7 +204,9 @@ def test_expired_token_falls_back_to_the_last_committed_datestamp(catalog, tmp_p
         _ingest(["--arxiv-url", srv.url], db)
         asked = _oai_queries(srv)
     con = sqlite3.connect(tmp_path / "whole.db")  # pages are in (datestamp, id) order, 10 a page
-    page3_last = con.execute("select datestamp from arxiv_record order by datestamp, arxiv_id limit 1 offset 29")
+    page3_last = con.execute(
+        "select datestamp from arxiv_record order by datestamp, arxiv_id limit 1 offset 29"
+    )
     page3_last = page3_last.fetchone()[0]
     con.close()
     assert "resumptionToken" in asked[3] and "resumptionToken" not in asked[4]
@@ -212,7 +224,9 @@ def test_refresh_asks_only_from_the_last_datestamp_and_keeps_pins(tmp_path):
         port = srv._httpd.server_address[1]
     con = sqlite3.connect(db)
     through = con.execute("select harvested_through from harvest_state").fetchone()[0]
-    pins_before = {a: v for a, r, v in con.execute("select arxiv_id, role, version from paper_role") if r == "distractor"}
+    pins_before = {
+        a: v for a, r, v in con.execute("select arxiv_id, role, version from paper_role") if r == "distractor"
+    }
     con.close()
     grown = write_catalog(root, until="2024-10-31")  # a month more: new papers, new versions
     revised = sorted(pins_before)[0]  # and a pinned distractor gets a new version in October
@@ -230,10 +244,16 @@ def test_refresh_asks_only_from_the_last_datestamp_and_keeps_pins(tmp_path):
     in_cs = [p for p in new_or_changed if any(c.startswith("cs.") for c in p["categories"])]
     assert len(asked) == -(-len(in_cs) // 10)  # only what changed since, a page at a time
     con = sqlite3.connect(db)
-    pins_after = {a: v for a, r, v in con.execute("select arxiv_id, role, version from paper_role") if r == "distractor"}
-    latest = con.execute("select latest_version from arxiv_record where arxiv_id = ?", (revised,)).fetchone()[0]
+    pins_after = {
+        a: v for a, r, v in con.execute("select arxiv_id, role, version from paper_role") if r == "distractor"
+    }
+    latest = con.execute("select latest_version from arxiv_record where arxiv_id = ?", (revised,)).fetchone()[
+        0
+    ]
     assert latest > pins_before[revised] and pins_after == pins_before  # a new version appeared; pins stayed
-    new = {a for (a,) in con.execute("select arxiv_id from arxiv_record where first_published >= '2024-10-01'")}
+    new = {
+        a for (a,) in con.execute("select arxiv_id from arxiv_record where first_published >= '2024-10-01'")
+    }
     assert new and not new & set(_roles(db))  # October papers stored, outside this build's windows
 
 
@@ -284,5 +304,5 @@ def test_503_spell_backs_off_then_stops_resumably(catalog, tmp_path):
         assert committed == 3  # pages 1, 2 (3 after its retry) were stored before the stop
         srv.faults.clear()
         _ingest(["--arxiv-url", srv.url], db)
-        resumed = _oai_queries(srv)[len(log):]
+        resumed = _oai_queries(srv)[len(log) :]
     assert "resumptionToken" in resumed[0]  # went on from the stored token, not from the start

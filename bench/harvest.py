@@ -6,7 +6,7 @@
    cs.LG + cs.AI (scale 1) and four times that (scale 4), and a copy grown by a month (to 2024-10).
 2. The arXiv stand-in serves it in this process (no 3 s rule, no delay: ``min_interval`` 0).
 3. ``reflong-build ingest --since 2024-03 --no-pdfs`` (defaults: OAI-PMH, cs.CL,cs.LG,cs.AI) runs
-   as a child process; its peak RSS comes from ``os.wait4`` (that child's own rusage). Printed:
+   as a child process; its peak RSS is its own ``VmHWM`` (see ``run_child``). Printed:
    requests by kind (the server's counter), records stored per role, wall time, the minutes the
    same requests take at arXiv's one request per 3 s, and peak RSS at scale 1 and 4.
 4. Three runs are SIGKILLed at 1/4, 1/2 and 3/4 of the pages (seen on the server's counter) and
@@ -48,20 +48,37 @@ def synth(out: Path, scale: int, until: str) -> float:
     return time.monotonic() - began
 
 
+def _hwm_mb(pid: int) -> float | None:
+    """Peak RSS so far of a live process (``VmHWM``), or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (FileNotFoundError, ProcessLookupError, PermissionError, ValueError):
+        return None
+    return None
+
+
 def run_child(args: list[str], kill_when=None) -> dict:
     """Run ``reflong-build args`` as a child; SIGKILL it once ``kill_when()`` is true.
 
-    The child is reaped with ``os.wait4``, which gives that child's own rusage: its peak RSS
-    (``ru_maxrss``, KB on Linux), not the maximum over every child this bench ever ran.
+    Peak RSS is the child's own ``VmHWM`` (sampled every 10 ms until it exits; it only grows).
+    Not ``ru_maxrss`` from ``wait4``/``RUSAGE_CHILDREN``: Linux carries the parent's high-water
+    mark across fork+exec into the child's ``maxrss``, and this process holds the stand-in's
+    catalog (hundreds of MB at scale 4), which would be reported as the child's peak.
     """
     began = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen([*CLI, *args], stdout=out, stderr=err)
-        killed = False
+        killed, peak = False, 0.0
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            hwm = _hwm_mb(proc.pid)
+            pid, status, _usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
+            if hwm is not None:
+                peak = max(peak, hwm)
             if kill_when is not None and not killed and kill_when():
                 os.kill(proc.pid, signal.SIGKILL)
                 killed = True
@@ -73,7 +90,7 @@ def run_child(args: list[str], kill_when=None) -> dict:
             "wall_s": time.monotonic() - began,
             "code": proc.returncode,
             "killed": killed,
-            "rss_mb": usage.ru_maxrss / 1024,
+            "rss_mb": peak,
             "stdout": out.read().decode(),
             "stderr": err.read().decode(),
         }

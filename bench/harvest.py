@@ -42,6 +42,9 @@ INGEST = ["ingest", "--since", "2024-03", "--no-pdfs", "--delay", "0", "--timeou
 
 
 def synth(out: Path, scale: int, until: str) -> float:
+    """Generate a catalog (deterministic: one already in a kept ``--work`` folder is reused)."""
+    if (out / "papers.jsonl").is_file() and (out / "generator.json").is_file():
+        return 0.0
     began = time.monotonic()
     cmd = [*CLI, "synth-catalog", "--out", str(out), "--scale", str(scale), "--until", until]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -141,7 +144,9 @@ def kind_counts(srv: ArxivServer, before: dict) -> dict:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="scale 1 only, one kill point")
-    ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
+    ap.add_argument(
+        "--work", type=Path, default=None, help="working folder, kept (catalogs there are reused)"
+    )
     ap.add_argument("--keep", action="store_true", help="keep the working folder")
     args = ap.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-harvest-"))

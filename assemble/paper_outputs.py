@@ -8,6 +8,7 @@ provenance in the manifest: every paper with its version and PDF sha256.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from reflong.assemble import outputs
@@ -111,6 +112,7 @@ def write_paper_outputs(
     command: str = "reflong-build paper",
     extra_files: tuple[Path, ...] = (),
     progress: ProgressFactory = null_progress,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files."""
     out_dir = Path(out_dir)
@@ -133,6 +135,8 @@ def write_paper_outputs(
             prompt_files[config] = written[0].relative_to(out_dir).as_posix()
             files += [*written, outputs.write_parquet(out_dir, config, records, features)]
             stats.append(outputs.config_stats(config, records))
+            for section in card_sections:
+                section.add(config, records)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME
@@ -146,7 +150,8 @@ def write_paper_outputs(
         columns=COLUMNS,
         answers_dir=".",
     )
-    outputs.write_atomic(card, (card_text + _report_section(report)).encode("utf-8"))
+    card_text += _report_section(report) + "".join(s.render(out_dir) for s in card_sections)
+    outputs.write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])
     manifest = outputs.write_manifest(out_dir, command, run_settings, inputs, files, stats)

@@ -171,6 +171,7 @@ def run_build(
     inputs: Sequence[dict],
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
@@ -191,13 +192,12 @@ def run_build(
             if write_dataset:
                 files.append(outputs.write_parquet(out_dir, config, tasks, features))
             stats.append(outputs.config_stats(config, tasks))
+            for section in card_sections:
+                section.add(config, tasks)
     card = out_dir / outputs.CARD_NAME
-    outputs.write_atomic(
-        card,
-        outputs.render_card(
-            title, description, stats, settings, tokenizer.name, prompt_files, write_dataset
-        ).encode("utf-8"),
-    )
+    card_text = outputs.render_card(title, description, stats, settings, tokenizer.name, prompt_files, write_dataset)
+    card_text += "".join(section.render(out_dir) for section in card_sections)
+    outputs.write_atomic(card, card_text.encode("utf-8"))
     files.append(card)
     manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
     return BuildResult(stats, files, manifest)

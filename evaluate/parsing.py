@@ -91,7 +91,7 @@ def _parse_prompt_format(text: str, n_documents: int | None) -> Parsed:
 
 def _answer_after(text: str, start: int) -> str:
     rest = text[start:].lstrip(" \t\"'`*")
-    if rest[:1] in "{[(":
+    if rest and rest[0] in "{[(":
         close = {"{": "}", "[": "]", "(": ")"}[rest[0]]
         end = rest.find(close)
         if end >= 0:

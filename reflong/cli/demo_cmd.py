@@ -125,9 +125,23 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
             out_dir=str(out / "paper"),
             seed=seed,
         )
+    _score_lexical_baseline(out / "paper")
     click.echo(
         f"done: outputs in {out / 'paper'} (open {out / 'paper' / 'README.md'}); store {out / 'store.db'}"
     )
+
+
+def _score_lexical_baseline(paper_dir: Path) -> None:
+    """End the demo the way a user's evaluation starts: score a no-model baseline on the tasks."""
+    from reflong.evaluate.baseline_run import score_baselines
+    from reflong.evaluate.scoring import results_table
+
+    results, overall = score_baselines(paper_dir, paper_dir, ["lexical"])["lexical"]
+    click.echo(
+        f"lexical baseline (key as a substring of each paper; `reflong-build eval baseline --answers "
+        f"{paper_dir} --prompts {paper_dir} --kind lexical`):"
+    )
+    click.echo(results_table(results, overall))
 
 
 COMMANDS = [synth_arxiv, demo]

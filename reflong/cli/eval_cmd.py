@@ -65,4 +65,57 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     _emit(results, overall, fmt, save, {"label": label or predictions.name, "parser": parser})
 
 
+@eval_group.command("baseline")
+@click.option("--answers", type=_PATH, required=True, help="An answers file or a folder of *_answers.json.")
+@click.option(
+    "--prompts",
+    type=_PATH,
+    default=None,
+    help="The prompt files (documents' text for lexical; M for the others). Without it random/all/none "
+    "take M from the file name (e.g. the released Paper answers, whose prompts were not published).",
+)
+@click.option(
+    "--kind",
+    "kinds",
+    type=click.Choice(["random", "all", "none", "lexical"]),
+    multiple=True,
+    help="Baseline(s) to run (repeat the option) [default: every one that the inputs allow].",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random baseline.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 100),
+    default=90.0,
+    show_default=True,
+    help="lexical: rapidfuzz partial_ratio needed when the key is not a plain substring.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each baseline's predictions to OUT/<kind>/<config>.json (release format).",
+)
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON here.")
+@format_option
+def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir, save, fmt: str) -> None:
+    """Score answers that need no model: random, all documents, none, lexical key matching."""
+    from reflong.assemble.outputs import write_atomic
+    from reflong.evaluate.baseline_run import score_baselines
+    from reflong.evaluate.scoring import dumps, results_json, results_table
+
+    kinds = tuple(kinds) or (("random", "all", "none", "lexical") if prompts else ("random", "all", "none"))
+    scored = score_baselines(answers, prompts, kinds, seed, threshold, out_dir)
+    data = {kind: results_json(results, overall) for kind, (results, overall) in scored.items()}
+    if save is not None:
+        meta = {"seed": seed, "lexical_threshold": threshold}
+        write_atomic(save, (dumps({"meta": meta, "kinds": data}) + "\n").encode("utf-8"))
+    if fmt == "json":
+        click.echo(dumps(data))
+        return
+    for kind, (results, overall) in scored.items():
+        click.echo(f"== baseline: {kind}")
+        click.echo(results_table(results, overall))
+
+
 COMMANDS = [eval_group]

@@ -25,3 +25,19 @@ def output_format(choices: tuple[str, ...], help: str):
 
 
 format_option = output_format(("table", "json"), "Human-readable table or JSON for scripts.")
+
+
+no_baselines_option = click.option(
+    "--no-baselines",
+    is_flag=True,
+    help="Leave the no-model baselines (random/all/none/lexical ExAcc per configuration) out of the card.",
+)
+
+
+def baseline_sections(seed: int, skip: bool) -> list:
+    """The dataset card's baseline section (evaluate), wired into assemble's writers by the CLI."""
+    if skip:
+        return []
+    from reflong.evaluate.baseline_run import BaselineCardSection
+
+    return [BaselineCardSection(seed)]

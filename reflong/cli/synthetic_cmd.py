@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import baseline_sections, no_baselines_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -78,6 +79,7 @@ def _common(func):
         click.option(
             "--no-dataset", is_flag=True, help="Skip the parquet dataset (JSON, card, manifest only)."
         ),
+        no_baselines_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -184,6 +186,7 @@ def a_command(
     tokenizer,
     question_last,
     no_dataset,
+    no_baselines,
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
@@ -250,6 +253,7 @@ def a_command(
         inputs=_inputs(files, "haystack"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("A", result, out, time.perf_counter() - start)
 
@@ -265,7 +269,7 @@ def a_command(
 )
 @_common
 def f_command(
-    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset
+    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset, no_baselines
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
@@ -325,6 +329,7 @@ def f_command(
         inputs=_inputs(used, "summhay"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("F", result, out, time.perf_counter() - start)
 

@@ -150,7 +150,11 @@ def write_paper_outputs(
         columns=COLUMNS,
         answers_dir=".",
     )
-    card_text += _report_section(report) + "".join(s.render(out_dir) for s in card_sections)
+    card_text += _report_section(report)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        card_text += text
+        files += written
     outputs.write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])

@@ -196,7 +196,10 @@ def run_build(
                 section.add(config, tasks)
     card = out_dir / outputs.CARD_NAME
     card_text = outputs.render_card(title, description, stats, settings, tokenizer.name, prompt_files, write_dataset)
-    card_text += "".join(section.render(out_dir) for section in card_sections)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        card_text += text
+        files += written
     outputs.write_atomic(card, card_text.encode("utf-8"))
     files.append(card)
     manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)

@@ -6,8 +6,8 @@ configurations are written, ``render(out_dir)`` before the card is written); the
 ``BaselineCardSection`` from here. So the card and the manifest are written once, with the
 baseline table inside (their sha256 in the manifest and the store's build row stay true), assemble
 knows nothing of baselines, and evaluate reads only assemble's records. The section also writes
-``OUT/eval/baselines.json`` (the same figures, per kind and configuration) for ``reflong-build
-report``; it is an evaluation result, not part of the dataset, so the manifest does not list it.
+``OUT/eval/baselines.json`` (the same figures, per kind and configuration, for ``reflong-build
+report``), listed in the manifest like every output.
 """
 
 from __future__ import annotations
@@ -96,13 +96,11 @@ class BaselineCardSection:
             },
         }
 
-    def render(self, out_dir: Path) -> str:
+    def render(self, out_dir: Path) -> tuple[str, list[Path]]:
         from reflong.assemble.outputs import write_atomic
 
-        write_atomic(
-            Path(out_dir) / EVAL_DIR / BASELINES_FILE,
-            (json.dumps(self.figures(), indent=2) + "\n").encode("utf-8"),
-        )
+        saved = Path(out_dir) / EVAL_DIR / BASELINES_FILE
+        write_atomic(saved, (json.dumps(self.figures(), indent=2) + "\n").encode("utf-8"))
         configs = [r.config for r in self.results["all"]]
         lines = [
             "",
@@ -122,4 +120,4 @@ class BaselineCardSection:
         for config in configs:
             cells = [f"{by_kind[k][config].exacc:.2f} / {by_kind[k][config].f1:.2f}" for k in baselines.KINDS]
             lines.append(f"| {config} | " + " | ".join(cells) + " |")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n", [saved]

@@ -72,10 +72,13 @@ def prompt_files(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise ReflongError(f"no such file or folder: {path}")
+    # eval/ holds evaluation results (baselines, saved scores) and .cache/ run caches: never prompts.
     found = sorted(
         p
         for p in path.rglob("*.json")
-        if not p.name.endswith(ANSWERS_SUFFIX) and p.name not in NOT_PROMPTS and ".cache" not in p.parts
+        if not p.name.endswith(ANSWERS_SUFFIX)
+        and p.name not in NOT_PROMPTS
+        and not {".cache", "eval"} & set(p.relative_to(path).parts[:-1])
     )
     if not found:
         raise ReflongError(f"no prompt files (*.json) under {path}")

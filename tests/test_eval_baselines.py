@@ -124,3 +124,13 @@ def test_build_card_carries_the_baselines_that_eval_baseline_computes(data_dir: 
     bare = tmp_path / "bare"
     result = CliRunner().invoke(main, [*args, "--out", str(bare), "--no-dataset", "--no-baselines"])
     assert result.exit_code == 0 and "Baselines" not in (bare / "README.md").read_text()
+
+
+def test_prompt_files_leave_out_answers_results_and_caches(tmp_path: Path) -> None:
+    from reflong.evaluate.files import prompt_files
+
+    _small_paper_world(tmp_path)
+    for extra in ("eval/model.json", ".cache/ab/abc.json", "manifest.json"):
+        (tmp_path / extra).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / extra).write_text("{}")
+    assert [p.name for p in prompt_files(tmp_path)] == ["easy_30K.json"]

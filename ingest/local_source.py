@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -29,6 +29,7 @@ class CatalogVersion:
     number: int  # 0: unknown
     date: str | None  # YYYY-MM-DD of this version
     file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
+    refused: str | None = None  # why a named file is not used (it lies outside the catalog)
 
 
 @dataclass
@@ -153,8 +154,16 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
     return records
 
 
-def _file(root: Path, value: object) -> Path | None:
-    return (root / value).resolve() if isinstance(value, str) and value else None
+def _version(root: Path, number: int, when: str | None, value: object) -> CatalogVersion:
+    """A version whose file is resolved inside ``root``; a file that leaves the catalog (by
+    ``..``, an absolute path or a symlink) is refused -- kept as a reason, never read."""
+    if not isinstance(value, str) or not value:
+        return CatalogVersion(number, when, None)
+    path = (root / value).resolve()
+    if not path.is_relative_to(root.resolve()):
+        why = f"file {value!r} is outside the catalog folder {root}; not read (give a path inside it)"
+        return CatalogVersion(number, when, None, refused=why)
+    return CatalogVersion(number, when, path)
 
 
 def _authors(rec: dict) -> list[str]:
@@ -196,13 +205,13 @@ def read_catalog(root: str | Path) -> Catalog:
         for v in rec.get("versions") or []:
             if isinstance(v, dict) and _version_number(v.get("version")):
                 n = _version_number(v.get("version"))
-                versions[n] = CatalogVersion(n, _date(v.get("published")), _file(root, v.get("file")))
+                versions[n] = _version(root, n, _date(v.get("published")), v.get("file"))
         if from_seeds:
             # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
             top = CatalogVersion(0, None, None)
         else:
             n = _version_number(rec.get("version"))
-            top = CatalogVersion(n, _date(rec.get("published")), _file(root, rec.get("file")))
+            top = _version(root, n, _date(rec.get("published")), rec.get("file"))
         dated = [v.date for _, v in sorted(versions.items()) if v.date]
         first = (
             _date(rec.get("first_published"))
@@ -211,12 +220,22 @@ def read_catalog(root: str | Path) -> Catalog:
             or (_date(rec.get("published")) if top.number == 1 else None)
         )
         if top.number == 1 and top.date is None and first:
-            top = CatalogVersion(1, first, top.file)  # v1's date is the first-version date
+            top = replace(top, date=first)  # v1's date is the first-version date
         if top.number:  # the top-level record and its `versions` entry describe the same version
             listed = versions.get(top.number)
             if listed is not None:
-                top = CatalogVersion(top.number, top.date or listed.date, top.file or listed.file)
+                top = replace(
+                    top,
+                    date=top.date or listed.date,
+                    file=top.file or listed.file,
+                    refused=top.refused if top.file is None else None,
+                )
+                if top.file is None and top.refused is None:
+                    top = replace(top, refused=listed.refused)
             versions[top.number] = top
+        for v in versions.values():
+            if v.refused:  # subject with the version: the paper's metadata itself is fine
+                problems.append(CatalogProblem(f"{aid}v{v.number}", "file-outside-catalog", v.refused))
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
         categories = [str(c) for c in rec.get("categories") or [] if c]

@@ -38,6 +38,7 @@ from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Seed
 from reflong.db.papers import Paper
 from reflong.errors import ReflongError
+from reflong.textfiles import read_user_text
 
 KIND_ORDER = ("distractor_fp", "review", "title_only", "near_dup_seeds", "dropped_task")
 EDGE_KINDS = frozenset({"distractor_fp", "review", "title_only"})
@@ -334,7 +335,8 @@ def import_sheet(engine: Engine, path: Path, who: str | None = None) -> ImportRe
     """Read a filled sheet back; every row is checked first and nothing is stored if one is wrong."""
     if not path.is_file():
         raise ReflongError(f"{path}: no such file; give the sheet written by `reflong-build audit export`")
-    with path.open(encoding="utf-8-sig", newline="") as f:
+    # UTF-8 (BOM or not) or, as Excel on Windows saves "CSV", Windows-1252 (with a warning).
+    with io.StringIO(read_user_text(path, "audit sheet"), newline="") as f:
         # Spreadsheets in many locales save "CSV" with ';' (or tabs): take the header's separator.
         first = f.readline()
         f.seek(0)

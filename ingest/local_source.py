@@ -132,8 +132,20 @@ def _version_number(value: object) -> int:
 
 def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
     records = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    # Bytes, decoded line by line: one line in another encoding is one bad record, not a crash.
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                problems.append(
+                    CatalogProblem(
+                        f"{path.name}:{lineno}",
+                        "bad-record",
+                        f"not UTF-8 (byte {exc.start} of the line); save the catalog as UTF-8",
+                    )
+                )
+                continue
             if not line.strip():
                 continue
             try:
@@ -197,6 +209,10 @@ def read_catalog(root: str | Path) -> Catalog:
                     CatalogProblem(rec["_where"], "duplicate-id", f"{aid} is listed twice; kept the first")
                 )
             return
+        if rec.get("title") is not None and not isinstance(rec.get("title"), str):
+            kind = type(rec["title"]).__name__
+            problems.append(CatalogProblem(aid, "bad-record", f"title is a {kind}, not a string; skipped"))
+            return
         title = clean_title(rec.get("title"))
         if not title:
             problems.append(CatalogProblem(aid, "missing-title", "record has no title; skipped"))
@@ -258,8 +274,12 @@ def read_catalog(root: str | Path) -> Catalog:
             versions=dict(sorted(versions.items())),
         )
 
-    for rec in records:
-        add(rec, from_seeds=False)
-    for rec in seed_records:
-        add(rec, from_seeds=True)
+    for from_seeds, recs in ((False, records), (True, seed_records)):
+        for rec in recs:
+            try:
+                add(rec, from_seeds)
+            except (TypeError, ValueError, AttributeError) as exc:  # a field of an unexpected type
+                problems.append(
+                    CatalogProblem(rec["_where"], "bad-record", f"unreadable record: {exc.__class__.__name__}: {exc}")
+                )
     return Catalog(root=root.resolve(), papers=papers, problems=problems)

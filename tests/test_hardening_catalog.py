@@ -91,3 +91,60 @@ def test_server_serves_no_file_outside_the_catalog(tmp_path, corpus_dir):
             except urllib.error.HTTPError as exc:
                 body, status = exc.read(), exc.code
             assert status == 404 and SECRET.strip() not in body, (pid, status, body)
+
+
+# --- item 5: one bad record or a legacy encoding does not abort a run ------------------------
+
+
+def test_non_utf8_line_and_non_string_title_are_recorded_problems(tmp_path, corpus_dir):
+    root = _catalog(tmp_path, corpus_dir, [])
+    good = json.dumps(_record(GOOD_ID, f"pdf/{GOOD_ID}.pdf", "Distilling the Knowledge in a Neural Network"))
+    lines = [
+        good.encode(),
+        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society", "published": "2016-01-02"}'.encode("cp1252"),
+        json.dumps({"arxiv_id": "1601.00005", "title": 42, "published": "2016-01-03"}).encode(),
+        json.dumps({"arxiv_id": "1601.00006", "title": ["a", "list"], "published": "2016-01-03"}).encode(),
+    ]
+    (root / "papers.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    catalog = read_catalog(root)
+    assert set(catalog.papers) == {GOOD_ID}
+    problems = {p.subject: (p.reason, p.message) for p in catalog.problems}
+    assert problems["papers.jsonl:2"][0] == "bad-record" and "UTF-8" in problems["papers.jsonl:2"][1]
+    assert problems["1601.00005"][0] == "bad-record" and "title" in problems["1601.00005"][1]
+    assert problems["1601.00006"][0] == "bad-record"
+    db = tmp_path / "store.db"
+    result = CliRunner().invoke(
+        main, ["ingest", "--source", str(root), "--db", str(db), "--cache", str(tmp_path / "cache")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "fetched 1" in result.output and "skipped for bad metadata 3" in result.output
+
+
+def test_cp1252_seeds_file_is_read_with_a_warning(tmp_path, caplog):
+    from reflong.citations.seeds import load_seed_file
+
+    seeds = tmp_path / "seeds.jsonl"
+    seeds.write_bytes(
+        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society \u2013 a na\u00efve study"}\n'.encode("cp1252")
+    )
+    with caplog.at_level("WARNING"):
+        loaded = load_seed_file(seeds)
+    assert [s.title for s in loaded] == ["Caf\u00e9 society \u2013 a na\u00efve study"]
+    assert "cp1252" in caplog.text and str(seeds) in caplog.text
+    utf8 = tmp_path / "utf8.jsonl"
+    utf8.write_bytes(b"\xef\xbb\xbf" + '{"arxiv_id": "1601.00004", "title": "Caf\u00e9"}\n'.encode())
+    assert [s.title for s in load_seed_file(utf8)] == ["Caf\u00e9"]  # a BOM is no problem either
+
+
+def test_audit_import_reads_a_cp1252_sheet(tmp_path):
+    from reflong.assemble.audit import import_sheet
+    from reflong.db.audits import EdgeKey, verdicts_for
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes("key;verdict;why\n2405.00001v1->2403.00001;confirm;r\u00e9sum\u00e9 checked\n".encode("cp1252"))
+    db = tmp_path / "store.db"
+    result = CliRunner().invoke(main, ["audit", "import", str(sheet), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Session(open_store(db)) as session:
+        assert verdicts_for(session)[EdgeKey("2405.00001", 1, "2403.00001")].why == "r\u00e9sum\u00e9 checked"
+    assert import_sheet  # the CLI goes through it

@@ -280,6 +280,8 @@ def read_catalog(root: str | Path) -> Catalog:
                 add(rec, from_seeds)
             except (TypeError, ValueError, AttributeError) as exc:  # a field of an unexpected type
                 problems.append(
-                    CatalogProblem(rec["_where"], "bad-record", f"unreadable record: {exc.__class__.__name__}: {exc}")
+                    CatalogProblem(
+                        rec["_where"], "bad-record", f"unreadable record: {exc.__class__.__name__}: {exc}"
+                    )
                 )
     return Catalog(root=root.resolve(), papers=papers, problems=problems)

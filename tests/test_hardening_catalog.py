@@ -101,7 +101,9 @@ def test_non_utf8_line_and_non_string_title_are_recorded_problems(tmp_path, corp
     good = json.dumps(_record(GOOD_ID, f"pdf/{GOOD_ID}.pdf", "Distilling the Knowledge in a Neural Network"))
     lines = [
         good.encode(),
-        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society", "published": "2016-01-02"}'.encode("cp1252"),
+        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society", "published": "2016-01-02"}'.encode(
+            "cp1252"
+        ),
         json.dumps({"arxiv_id": "1601.00005", "title": 42, "published": "2016-01-03"}).encode(),
         json.dumps({"arxiv_id": "1601.00006", "title": ["a", "list"], "published": "2016-01-03"}).encode(),
     ]
@@ -125,7 +127,9 @@ def test_cp1252_seeds_file_is_read_with_a_warning(tmp_path, caplog):
 
     seeds = tmp_path / "seeds.jsonl"
     seeds.write_bytes(
-        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society \u2013 a na\u00efve study"}\n'.encode("cp1252")
+        '{"arxiv_id": "1601.00004", "title": "Caf\u00e9 society \u2013 a na\u00efve study"}\n'.encode(
+            "cp1252"
+        )
     )
     with caplog.at_level("WARNING"):
         loaded = load_seed_file(seeds)
@@ -141,7 +145,9 @@ def test_audit_import_reads_a_cp1252_sheet(tmp_path):
     from reflong.db.audits import EdgeKey, verdicts_for
 
     sheet = tmp_path / "sheet.csv"
-    sheet.write_bytes("key;verdict;why\n2405.00001v1->2403.00001;confirm;r\u00e9sum\u00e9 checked\n".encode("cp1252"))
+    sheet.write_bytes(
+        "key;verdict;why\n2405.00001v1->2403.00001;confirm;r\u00e9sum\u00e9 checked\n".encode("cp1252")
+    )
     db = tmp_path / "store.db"
     result = CliRunner().invoke(main, ["audit", "import", str(sheet), "--db", str(db)])
     assert result.exit_code == 0, result.output

@@ -8,6 +8,7 @@ and exit codes (0 ok, 1 user/network error, 2 usage error).
 from __future__ import annotations
 
 import click
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reflong import __version__
 from reflong.errors import ReflongError
@@ -21,9 +22,36 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except ReflongError as exc:
             raise click.ClickException(str(exc)) from None
+        except (OperationalError, IntegrityError) as exc:
+            raise click.ClickException(_store_error(exc)) from None
         except KeyboardInterrupt:
             click.echo("interrupted: work done so far is saved; rerun the same command to resume.", err=True)
             ctx.exit(130)
+
+
+def _store_error(exc: OperationalError | IntegrityError) -> str:
+    """One line for a store error that another process (not a bug of ours) can cause.
+
+    The writer lock (reflong/db/lock.py) keeps reflong-build runs apart; these remain for other
+    writers (a sqlite3 shell holding a transaction, a script) or a store on a file system
+    without working locks.
+    """
+    first = str(getattr(exc, "orig", exc)).splitlines()[0]
+    if isinstance(exc, IntegrityError):
+        return (
+            f"the store changed under this run ({first}): another process wrote the same rows; "
+            "rerun the command (work done so far is kept)"
+        )
+    if "locked" in first or "busy" in first:
+        return (
+            f"the store is locked by another process ({first}); close other programs writing to it "
+            "(a sqlite3 shell, a script) and rerun"
+        )
+    if "disk is full" in first or "disk I/O error" in first:
+        return (
+            f"the store could not be written ({first}); free disk space and rerun (work done so far is kept)"
+        )
+    raise exc
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

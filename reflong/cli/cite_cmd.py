@@ -9,7 +9,7 @@ import click
 from sqlmodel import Session, select
 
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
-from reflong.cli.options import db_option, output_format
+from reflong.cli.options import db_option, output_format, writes_store
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
@@ -20,7 +20,7 @@ listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option(
     "--grobid-url", default=None, help="GROBID server (e.g. http://localhost:8070); default: built-in parser."
 )
@@ -78,7 +78,7 @@ def cite(
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option(
     "--seeds",
     "seeds_file",

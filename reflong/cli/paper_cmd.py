@@ -9,7 +9,7 @@ import click
 
 from reflong.assemble.paper_build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import db_option
+from reflong.cli.options import writes_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -60,7 +60,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     show_default=True,
     help="Output folder.",
 )
-@db_option
+@writes_store
 @click.option("--grobid-url", default=None, help="Extract references with this GROBID server.")
 @click.option("--grobid-fallback", is_flag=True, help="Use the built-in parser when GROBID is down.")
 @click.option(

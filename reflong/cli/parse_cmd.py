@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import db_option
+from reflong.cli.options import writes_store
 from reflong.db.engine import open_store
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
 from reflong.ingest.parse_stage import ParseSettings, run_parse
@@ -13,7 +13,7 @@ from reflong.progress import tqdm_progress
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
 @click.option(
     "--chunk-tokens",

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from reflong.assemble.build_lookup import find_build
+from reflong.assemble.outputs import atomic_target
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Seed
@@ -316,11 +317,8 @@ def write_sheet(rows: Iterable[QueueRow], stream: io.TextIOBase) -> int:
 
 def export_sheet(rows: list[QueueRow], path: Path) -> int:
     """Write the sheet atomically, UTF-8 with BOM so spreadsheet programs read accents correctly."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8-sig", newline="") as f:
+    with atomic_target(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as f:
         n = write_sheet(rows, f)
-    tmp.replace(path)
     return n
 
 

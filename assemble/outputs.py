@@ -13,12 +13,13 @@ matching ``extra_features``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,12 +90,27 @@ def answers_mapping(tasks: Sequence[TaskRecord]) -> dict[str, list]:
     return {str(t.task_id): [t.key, list(t.answer)] for t in tasks}
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file and rename, so an interrupted run never leaves half a file."""
+@contextlib.contextmanager
+def atomic_target(path: Path) -> Iterator[Path]:
+    """A temporary path (``<name>.part``) to write; renamed to ``path`` when the block ends well,
+    removed when it fails (disk full, Ctrl-C, a bug): a run never leaves half a file or a
+    ``.part`` behind, and a reader never sees a partial output. Every output writer uses it."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so an interrupted run never leaves half a file."""
+    with atomic_target(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def write_reflong_files(
@@ -176,12 +192,10 @@ def write_parquet(out_dir: Path, config: str, tasks: Sequence[TaskRecord], featu
 
     disable_progress_bar()  # the CLI shows its own bars; datasets' would interleave with them
     path = Path(out_dir) / DATA_DIR / f"{config}.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
     table = InMemoryTable.from_pylist([task_row(t) for t in tasks], schema=features.arrow_schema)
     dataset = Dataset(table, info=DatasetInfo(features=features), fingerprint=f"reflong-{config}")
-    dataset.to_parquet(str(tmp))
-    os.replace(tmp, path)
+    with atomic_target(path) as tmp:
+        dataset.to_parquet(str(tmp))
     return path
 
 

@@ -7,6 +7,8 @@ and exit codes (0 ok, 1 user/network error, 2 usage error).
 
 from __future__ import annotations
 
+import errno
+
 import click
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -24,9 +26,42 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from None
         except (OperationalError, IntegrityError) as exc:
             raise click.ClickException(_store_error(exc)) from None
+        except OSError as exc:
+            raise click.ClickException(os_error_line(exc)) from None
         except KeyboardInterrupt:
             click.echo("interrupted: work done so far is saved; rerun the same command to resume.", err=True)
             ctx.exit(130)
+
+
+_OS_ADVICE = {
+    errno.ENOSPC: "free disk space (or give another --out/--db/--cache) and rerun; work done so far is kept",
+    errno.EDQUOT: "free space within your quota and rerun; work done so far is kept",
+    errno.EACCES: "check its permissions or give another path",
+    errno.EPERM: "check its permissions or give another path",
+    errno.EROFS: "the file system is read-only; give another path",
+    errno.ENOTDIR: "a file stands where a folder is needed on that path (another file is in the way); "
+    "give another path",
+    errno.EEXIST: "a file stands where a folder is needed (another file is in the way); give another path",
+    errno.EISDIR: "a folder stands where a file is needed; give another path",
+    errno.ENAMETOOLONG: "give a shorter path",
+}
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an operating-system error escaping a command: what failed, where, what to do.
+
+    One mechanism for every command (disk full in ingest/parse/cite/outputs, a file where --out
+    needs a folder, a read-only folder...): writers clean up their own partial files (see
+    ``assemble.outputs.atomic_target``), the CLI says what happened.
+    """
+    what = exc.strerror or exc.__class__.__name__
+    where = exc.filename if exc.filename is not None else ""
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    advice = _OS_ADVICE.get(exc.errno or -1, "")
+    if not exc.strerror:  # e.g. requests' ConnectionError: an OSError without errno
+        what = str(exc).splitlines()[0] if str(exc) else what
+    return f"{what}" + (f": {where}" if where else "") + (f"; {advice}" if advice else "")
 
 
 def _store_error(exc: OperationalError | IntegrityError) -> str:

@@ -33,6 +33,8 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
         if n_docs < 2:
             raise click.BadParameter(f"{part!r}: a task needs at least 2 documents")
         out.append((label, n_docs))
+    if not out:
+        raise click.BadParameter("no length given; use e.g. 30K,45K or 30K:8", param_hint="--lengths")
     if [n for _, n in out] != sorted({n for _, n in out}):
         raise click.BadParameter(
             "lengths must grow: cumulative sampling adds documents from one length to the next"

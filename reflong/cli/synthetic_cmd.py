@@ -33,6 +33,13 @@ across lengths.
 """
 
 
+def _not_empty_lengths(_ctx, _param, value: str | None) -> str | None:
+    """``--lengths ''`` is a mistake, not a request for the defaults (which omitting it gives)."""
+    if value is not None and not value.replace(",", "").strip():
+        raise click.BadParameter("no length given; use e.g. 8K,16K (or leave the option out)")
+    return value
+
+
 def _common(func):
     options = [
         click.option(
@@ -54,6 +61,7 @@ def _common(func):
         click.option(
             "--lengths",
             default=None,
+            callback=_not_empty_lengths,
             help=f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
         ),
         click.option(

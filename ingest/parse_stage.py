@@ -82,6 +82,17 @@ class ParseReport:
     seconds: float = 0.0
 
 
+def nothing_parsed(report: ParseReport) -> str | None:
+    """Why a parse run that had PDFs to parse produced no text at all (non-zero exit), or None."""
+    if report.failed and not report.parsed and not report.skipped:
+        reasons = ", ".join(f"{k}={v}" for k, v in sorted(report.failures.items()))
+        return (
+            f"no PDF could be parsed: all {report.failed} failed ({reasons}); the reasons are recorded "
+            "(`reflong-build stats`); `parse --retry-failed` tries them again"
+        )
+    return None
+
+
 def parse_document(path: str, sha256: str, tokenizer: str, chunk_tokens: int) -> DocResult:
     """Parse one PDF and chunk its sections (runs inside a worker)."""
     try:

@@ -65,6 +65,7 @@ def test_hung_grobid_times_out_with_its_own_reason(tmp_path, corpus_dir):
         )
         elapsed = time.monotonic() - t0
     assert "2 with a recorded problem" in result.output, result.output
+    assert result.exit_code == 1 and "Error: no reference list could be built" in result.output  # item 7
     assert _state(engine)[1] == {"1805.02262": "grobid-timeout", "1912.10667": "grobid-timeout"}
     assert elapsed < 15  # two PDFs at a 1 s timeout, not the 20 s hang
 

@@ -75,6 +75,11 @@ def cite(
         f"cite: {r.papers} parsed papers, {r.cited} cited ({parsers}), {r.skipped} up to date, "
         f"{r.failed} with a recorded problem; {r.references} references stored"
     )
+    if r.failed and not r.cited and not r.skipped:
+        raise ReflongError(
+            f"no reference list could be built: all {r.failed} papers failed; the reasons are recorded "
+            "(`reflong-build stats`); fix the cause (e.g. --grobid-url) and rerun to retry them"
+        )
 
 
 @click.command()

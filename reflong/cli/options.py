@@ -21,6 +21,12 @@ db_option = click.option(
 )
 
 
+# Seeds are stored in the store's build rows (SQLite INTEGER: signed 64-bit) and in manifests, and
+# numpy's generators take no negative seed: one range for every command, checked before any output
+# is written (a larger seed used to write a full output set, then crash on the build row).
+SEED = click.IntRange(0, 2**63 - 1)
+
+
 def output_format(choices: tuple[str, ...], help: str):
     """``--format`` (as ``fmt``), ``table`` first and the default; each command names its others."""
     return click.option(

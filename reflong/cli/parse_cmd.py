@@ -6,8 +6,9 @@ import click
 
 from reflong.cli.options import writes_store
 from reflong.db.engine import open_store
+from reflong.errors import ReflongError
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
 from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
 from reflong.progress import tqdm_progress
 
@@ -79,6 +80,8 @@ def parse(
             else ""
         )
     )
+    if why := nothing_parsed(report):
+        raise ReflongError(why)
 
 
 COMMANDS = [parse]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import SEED
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -50,7 +51,7 @@ def _common(func):
             help="Output folder [default: ./Ref-Long-A or ./Ref-Long-F].",
         ),
         click.option(
-            "--seed", type=int, default=None, help="Random seed [default: 0; 2024 with the preset]."
+            "--seed", type=SEED, default=None, help="Random seed [default: 0; 2024 with the preset]."
         ),
         click.option(
             "--preset",

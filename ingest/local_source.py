@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from reflong.errors import ReflongError
@@ -24,15 +27,17 @@ from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_v
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CatalogVersion:
     number: int  # 0: unknown
     date: str | None  # YYYY-MM-DD of this version
     file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
+    size_kb: int | None = None  # source size as arXivRaw reports it (optional; the OAI stand-in shows it)
+    withdrawn: bool = False  # this version is a withdrawal notice (arXiv: a tiny version, no paper)
     refused: str | None = None  # why a named file is not used (it lies outside the catalog)
 
 
-@dataclass
+@dataclass(slots=True)
 class CatalogPaper:
     arxiv_id: str
     title: str
@@ -45,6 +50,25 @@ class CatalogPaper:
     withdrawn: bool
     latest: CatalogVersion
     versions: dict[int, CatalogVersion] = field(default_factory=dict)  # every known one, latest too
+    # Optional fields for the OAI-PMH stand-in (arXivRaw); readers that do not know them ignore them.
+    datestamp: str | None = None  # last-modified day as OAI-PMH reports it (None: derived, see `modified`)
+    abstract: str | None = None
+    submitter: str | None = None
+    license: str | None = None
+
+    @property
+    def modified(self) -> str | None:
+        """The OAI-PMH datestamp: the explicit one, else the newest dated version (or first version).
+
+        arXiv's datestamp is the record's last-modification day (a new version, a withdrawal, a
+        metadata fix), so a harvest ``from`` a day is a superset of what changed since then.
+        """
+        if self.datestamp:
+            return self.datestamp
+        dates = [v.date for v in self.versions.values() if v.date]
+        if self.first_published:
+            dates.append(self.first_published)
+        return max(dates) if dates else None
 
     def meta(self, version: CatalogVersion, pdf_url: str | None = None) -> PaperMeta:
         """This paper at ``version``; a version-0 (unknown) record has no trustworthy date."""
@@ -85,7 +109,7 @@ class CatalogProblem:
     """A record that cannot be used as is (recorded as a failure by the ingest, never fatal)."""
 
     subject: str
-    reason: str  # missing-date | missing-title | duplicate-id | bad-record | withdrawn
+    reason: str  # missing-date | missing-title | duplicate-id | bad-record | withdrawn | file-outside-catalog
     message: str
 
 
@@ -114,24 +138,44 @@ class Catalog:
 
 
 def _date(value: object) -> str | None:
-    if isinstance(value, str) and _DATE_RE.match(value):
+    return _date_text(value) if isinstance(value, str) else None
+
+
+@lru_cache(maxsize=8192)
+def _date_text(value: str) -> str | None:
+    """A valid YYYY-MM-DD (one shared string per day: a big catalog has few distinct days)."""
+    if _DATE_RE.match(value):
         try:
-            return date.fromisoformat(value[:10]).isoformat()
+            return sys.intern(date.fromisoformat(value[:10]).isoformat())
         except ValueError:
             return None
     return None
 
 
 def _version_number(value: object) -> int:
-    if isinstance(value, str) and re.fullmatch(r"v\d+", value):
-        return int(value[1:])
+    if isinstance(value, str):
+        return _version_text(value)
     if isinstance(value, int):
         return value
     return 0
 
 
+@lru_cache(maxsize=256)
+def _version_text(value: str) -> int:
+    return int(value[1:]) if re.fullmatch(r"v\d+", value) else 0
+
+
+def _shared(value: str | None) -> str | None:
+    """Interned: licenses and stock comments repeat across thousands of records."""
+    return sys.intern(value) if value is not None and len(value) < 120 else value
+
+
 def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
-    records = []
+    return list(_iter_jsonl(path, problems))
+
+
+def _iter_jsonl(path: Path, problems: list[CatalogProblem]) -> Iterator[dict]:
+    """Records one at a time, so a 270K-line catalog is never held twice (as dicts and as papers)."""
     # Bytes, decoded line by line: one line in another encoding is one bad record, not a crash.
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, 1):
@@ -162,20 +206,27 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
                 problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", str(exc)))
                 continue
             rec["_where"] = f"{path.name}:{lineno}"
-            records.append(rec)
-    return records
+            yield rec
 
 
-def _version(root: Path, number: int, when: str | None, value: object) -> CatalogVersion:
-    """A version whose file is resolved inside ``root``; a file that leaves the catalog (by
-    ``..``, an absolute path or a symlink) is refused -- kept as a reason, never read."""
+def _file(root: Path, value: object) -> tuple[Path | None, str | None]:
+    """The catalog file ``value`` names, resolved inside ``root``, or why it is refused: a file
+    that leaves the catalog (by ``..``, an absolute path or a symlink) is never read."""
     if not isinstance(value, str) or not value:
-        return CatalogVersion(number, when, None)
+        return None, None
     path = (root / value).resolve()
     if not path.is_relative_to(root.resolve()):
-        why = f"file {value!r} is outside the catalog folder {root}; not read (give a path inside it)"
-        return CatalogVersion(number, when, None, refused=why)
-    return CatalogVersion(number, when, path)
+        return None, f"file {value!r} is outside the catalog folder {root}; not read (give a path inside it)"
+    return path, None
+
+
+def _text(value: object) -> str | None:
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _submitter(rec: dict, authors: list[str]) -> str | None:
+    name = _text(rec.get("submitter"))
+    return authors[0] if authors and name == authors[0] else name  # one string, not two
 
 
 def _authors(rec: dict) -> list[str]:
@@ -193,10 +244,12 @@ def read_catalog(root: str | Path) -> Catalog:
     papers_file = root / "papers.jsonl"
     if not papers_file.is_file():
         raise ReflongError(f"--source {root}: no papers.jsonl there (see the catalog format in README)")
+    # Problems are reported in the same order as ever: reading papers, reading seeds, then adding.
+    read_problems: list[CatalogProblem] = []
+    seed_read_problems: list[CatalogProblem] = []
     problems: list[CatalogProblem] = []
-    records = _read_jsonl(papers_file, problems)
     seeds_file = root / "seeds.jsonl"
-    seed_records = _read_jsonl(seeds_file, problems) if seeds_file.is_file() else []
+    seed_records = _read_jsonl(seeds_file, seed_read_problems) if seeds_file.is_file() else []
     seed_first = {r["arxiv_id"]: _date(r.get("published")) for r in seed_records}
 
     papers: dict[str, CatalogPaper] = {}
@@ -221,13 +274,23 @@ def read_catalog(root: str | Path) -> Catalog:
         for v in rec.get("versions") or []:
             if isinstance(v, dict) and _version_number(v.get("version")):
                 n = _version_number(v.get("version"))
-                versions[n] = _version(root, n, _date(v.get("published")), v.get("file"))
+                size = v.get("size_kb")
+                file, refused = _file(root, v.get("file"))
+                versions[n] = CatalogVersion(
+                    n,
+                    _date(v.get("published")),
+                    file,
+                    size if isinstance(size, int) and size >= 0 else None,
+                    v.get("withdrawn") is True,
+                    refused,
+                )
         if from_seeds:
             # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
             top = CatalogVersion(0, None, None)
         else:
             n = _version_number(rec.get("version"))
-            top = _version(root, n, _date(rec.get("published")), rec.get("file"))
+            file, refused = _file(root, rec.get("file"))
+            top = CatalogVersion(n, _date(rec.get("published")), file, refused=refused)
         dated = [v.date for _, v in sorted(versions.items()) if v.date]
         first = (
             _date(rec.get("first_published"))
@@ -240,30 +303,30 @@ def read_catalog(root: str | Path) -> Catalog:
         if top.number:  # the top-level record and its `versions` entry describe the same version
             listed = versions.get(top.number)
             if listed is not None:
+                file = top.file or listed.file
                 top = replace(
-                    top,
+                    listed,
                     date=top.date or listed.date,
-                    file=top.file or listed.file,
-                    refused=top.refused if top.file is None else None,
+                    file=file,
+                    refused=None if file else (top.refused or listed.refused),
                 )
-                if top.file is None and top.refused is None:
-                    top = replace(top, refused=listed.refused)
             versions[top.number] = top
         for v in versions.values():
             if v.refused:  # subject with the version: the paper's metadata itself is fine
                 problems.append(CatalogProblem(f"{aid}v{v.number}", "file-outside-catalog", v.refused))
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
-        categories = [str(c) for c in rec.get("categories") or [] if c]
+        categories = [sys.intern(str(c)) for c in rec.get("categories") or [] if c]
+        authors = _authors(rec)
         primary = rec.get("primary_category") or (categories[0] if categories else None)
         if primary and primary not in categories:
             categories.insert(0, primary)
-        comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
-        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment)
+        comment = _shared(rec.get("comment")) if isinstance(rec.get("comment"), str) else None
+        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment) or top.withdrawn
         papers[aid] = CatalogPaper(
             arxiv_id=aid,
             title=title,
-            authors=_authors(rec),
+            authors=authors,
             categories=categories,
             primary_category=primary,
             first_published=first,
@@ -272,16 +335,21 @@ def read_catalog(root: str | Path) -> Catalog:
             withdrawn=withdrawn,
             latest=top,
             versions=dict(sorted(versions.items())),
+            datestamp=_date(rec.get("datestamp")),
+            abstract=_text(rec.get("abstract")),
+            submitter=_submitter(rec, authors),
+            license=_shared(_text(rec.get("license"))),
         )
 
-    for from_seeds, recs in ((False, records), (True, seed_records)):
-        for rec in recs:
-            try:
-                add(rec, from_seeds)
-            except (TypeError, ValueError, AttributeError) as exc:  # a field of an unexpected type
-                problems.append(
-                    CatalogProblem(
-                        rec["_where"], "bad-record", f"unreadable record: {exc.__class__.__name__}: {exc}"
-                    )
-                )
-    return Catalog(root=root.resolve(), papers=papers, problems=problems)
+    def add_safely(rec: dict, from_seeds: bool) -> None:
+        try:
+            add(rec, from_seeds)
+        except (TypeError, ValueError, AttributeError) as exc:  # a field of an unexpected type
+            why = f"unreadable record: {exc.__class__.__name__}: {exc}"
+            problems.append(CatalogProblem(rec["_where"], "bad-record", why))
+
+    for rec in _iter_jsonl(papers_file, read_problems):
+        add_safely(rec, from_seeds=False)
+    for rec in seed_records:
+        add_safely(rec, from_seeds=True)
+    return Catalog(root=root.resolve(), papers=papers, problems=read_problems + seed_read_problems + problems)

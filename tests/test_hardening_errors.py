@@ -43,6 +43,7 @@ def test_out_under_a_file_is_one_line(tmp_path, blocker, data_dir):
     runner = CliRunner()
     for args in (
         ["a", "--haystack", hay, "--modes", "single", "--levels", "hard", "--lengths", "8K", "--tasks", "2"],
+        ["f", "--summhay", str(data_dir / "summhay" / "topic_news1.json"), "--lengths", "8K", "--tasks", "2"],
         ["synth-arxiv", "--papers", "40"],
         ["demo"],
     ):

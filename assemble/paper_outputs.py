@@ -131,12 +131,14 @@ def write_paper_outputs(
     with progress(total=len(order), desc="write", unit="config") as bar:
         for config in order:
             records = sorted(by_config[config], key=lambda r: r.task_id)
-            written = outputs.write_reflong_files(out_dir, config, records, prompt_dir=".", answers_dir=".")
-            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
-            files += [*written, outputs.write_parquet(out_dir, config, records, features)]
-            stats.append(outputs.config_stats(config, records))
-            for section in card_sections:
-                section.add(config, records)
+            with outputs.ConfigWriter(out_dir, config, ".", ".", features=features) as writer:
+                for record in records:
+                    writer.add(record)
+                    for section in card_sections:
+                        section.add(config, record)
+            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            files += writer.files
+            stats.append(writer.stats)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME

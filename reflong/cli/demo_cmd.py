@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import SEED
 from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
 from reflong.progress import tqdm_progress
@@ -37,7 +38,7 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     show_default=True,
     help="Number of papers (about 15% seeds, 45% citing, 40% distractors).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same bytes.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same bytes.")
 @click.option(
     "--since",
     default="2024-03",
@@ -91,7 +92,7 @@ def synth_arxiv(
 @click.option(
     "--papers", type=click.IntRange(min=40), default=100, show_default=True, help="Synthetic papers."
 )
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.pass_context
 def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     """See the whole pipeline work offline, in about a minute.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import baseline_sections, no_baselines_option
+from reflong.cli.options import SEED, baseline_sections, no_baselines_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -34,6 +34,13 @@ across lengths.
 """
 
 
+def _not_empty_lengths(_ctx, _param, value: str | None) -> str | None:
+    """``--lengths ''`` is a mistake, not a request for the defaults (which omitting it gives)."""
+    if value is not None and not value.replace(",", "").strip():
+        raise click.BadParameter("no length given; use e.g. 8K,16K (or leave the option out)")
+    return value
+
+
 def _common(func):
     options = [
         click.option(
@@ -44,7 +51,7 @@ def _common(func):
             help="Output folder [default: ./Ref-Long-A or ./Ref-Long-F].",
         ),
         click.option(
-            "--seed", type=int, default=None, help="Random seed [default: 0; 2024 with the preset]."
+            "--seed", type=SEED, default=None, help="Random seed [default: 0; 2024 with the preset]."
         ),
         click.option(
             "--preset",
@@ -55,6 +62,7 @@ def _common(func):
         click.option(
             "--lengths",
             default=None,
+            callback=_not_empty_lengths,
             help=f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
         ),
         click.option(

@@ -24,6 +24,7 @@ list of one entry per line does not have.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -121,7 +122,7 @@ def _one_per_line(lines: list[str]) -> tuple[list[int], re.Pattern, str] | None:
         return None
     for pattern, style in ((_BRACKET, "bracket"), (_PAREN, "paren"), (_DOTNUM, "dot"), (_BARENUM, "bare")):
         numbers = [m and int(m.group(1)) for m in (pattern.match(ln) for ln in lines)]
-        if all(numbers) and all(a < b for a, b in zip(numbers, numbers[1:], strict=False)):
+        if all(numbers) and all(a < b for a, b in itertools.pairwise(numbers)):
             return list(range(len(lines))), pattern, style
     if all(_LABEL.match(ln) for ln in lines):
         return list(range(len(lines))), _LABEL, "label"

@@ -352,7 +352,10 @@ def assemble_paper(
 
 
 def _unsafe_dates(plan: TaskPlan, docs: dict[str, PaperDoc], distractors: set[str]) -> list[str]:
-    refs = {ref for refs in plan.documents.values() for ref in refs}
+    """Invariant 2 on the plan's negatives. A distractor-role paper can be a verified positive of a
+    key older than itself (keys from --seeds), as a citing paper, not as a distractor."""
+    positives = set(plan.positives or plan.key.positives)
+    refs = {ref for refs in plan.documents.values() for ref in refs} - positives
     return [
         f"distractor {ref} is not dated before the key"
         for ref in sorted(refs)

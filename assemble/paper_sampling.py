@@ -76,6 +76,8 @@ def plan_tasks(
     """Plan ``n_tasks`` tasks of one difficulty; keys that cannot fill every length are skipped."""
     lo, hi = positives_range or DIFFICULTY_POSITIVES[difficulty]
     max_docs = max(n for _, n in lengths)
+    # Every length holds all of a task's positives and at least one negative.
+    hi = min(hi, min(n for _, n in lengths) - 1)
     report = PlanReport(difficulty)
     eligible: list[KeyCandidate] = []
     for key in sorted(keys, key=lambda k: k.arxiv_id):

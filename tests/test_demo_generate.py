@@ -341,10 +341,9 @@ def test_real_length_model_matches_the_corpus(tmp_path):
         version = paper.versions[0]
         entries_ = entries_for(world, paper, version)
         doc = compose(paper, version, entries_, world.works, world.config.seed)
-        parsed = parse_pdf(
-            save_pdf(doc, paper.style, tmp_path / f"{paper.arxiv_id}.pdf")
-            and tmp_path / f"{paper.arxiv_id}.pdf"
-        )
+        path = tmp_path / f"{paper.arxiv_id}.pdf"
+        save_pdf(doc, paper.style, path)
+        parsed = parse_pdf(path)
         planned = real_lengths(3, paper.arxiv_id)[0]
         assert 0.75 * planned <= tok.count(parsed.body) <= 1.25 * planned, REAL_BODY_SCALE
         assert abs(len(split_references(parsed.references)[0]) - len(entries_)) <= 2

@@ -121,9 +121,11 @@ def run_paper_build(
     tasks, report = assemble_paper(inputs, settings, verifier, guard=guard)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
+        docs = report.documents
         raise ReflongError(
-            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents; "
-            f"{reasons}). Lower --min-positives or widen the windows."
+            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
+            f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
+            "Lower --min-positives, widen the windows, or use --doc-policy fit."
         )
     used = sorted({d.ref for t in tasks for d in t.documents})
     papers = [

@@ -50,6 +50,14 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--distractor-months", type=click.IntRange(min=1), default=6, show_default=True)
 @click.option("--pool-months", type=click.IntRange(min=1), default=6, show_default=True)
 @click.option(
+    "--lengths",
+    type=click.Choice(["demo", "real"]),
+    default="demo",
+    show_default=True,
+    help="demo: ~3.5K-token papers (fast); real: body, references and entries per paper as "
+    "measured on real arXiv papers (body median ~9K tokens, 49 entries).",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
@@ -63,6 +71,7 @@ def synth_arxiv(
     seed_months: int,
     distractor_months: int,
     pool_months: int,
+    lengths: str,
     jobs: int | None,
 ) -> None:
     """Generate a synthetic arXiv: seeds, citing papers and distractors as two-column PDFs.
@@ -78,6 +87,7 @@ def synth_arxiv(
         seed_months=seed_months,
         distractor_months=distractor_months,
         pool_months=pool_months,
+        lengths=lengths,
     )
     summary = generate(Path(out), cfg, jobs=jobs, progress=tqdm_progress)
     roles = ", ".join(f"{n} {r}" for r, n in summary.roles.items())

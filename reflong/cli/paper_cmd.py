@@ -76,14 +76,33 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     help="Citing papers a key needs.",
 )
 @click.option(
-    "--max-doc-tokens",
-    type=click.IntRange(min=100),
-    default=5000,
+    "--doc-policy",
+    type=click.Choice(["fit", "trim", "whole"]),
+    default="fit",
     show_default=True,
-    help="Per-paper budget.",
+    help="fit: every paper cut alike to the setting's size (body start, sampled references that keep "
+    "every entry deciding a label); trim: body cut, references whole; whole: longer papers left out.",
 )
 @click.option(
-    "--trim", is_flag=True, help="Trim longer papers to --max-doc-tokens instead of leaving them out."
+    "--max-doc-tokens",
+    type=click.IntRange(min=100),
+    default=None,
+    help="Per-paper budget [default: fit: tokens / M minus the prompt (3,733 for 30K:8); else 5000].",
+)
+@click.option("--trim", is_flag=True, help="Same as --doc-policy trim (kept for old scripts).")
+@click.option(
+    "--ref-share",
+    type=click.FloatRange(0.05, 0.9),
+    default=0.25,
+    show_default=True,
+    help="fit: share of the budget a cut paper's references may take.",
+)
+@click.option(
+    "--many-citers",
+    type=click.Choice(["sample", "skip"]),
+    default="sample",
+    show_default=True,
+    help="Keys with more citers than a task takes: sample positives per task, or skip the key.",
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
@@ -131,7 +150,9 @@ def paper(**opts) -> None:
         n_tasks=opts["n_tasks"],
         seed=opts["seed"],
         max_doc_tokens=opts["max_doc_tokens"],
-        trim=opts["trim"],
+        doc_policy="trim" if opts["trim"] else opts["doc_policy"],
+        ref_share=opts["ref_share"],
+        many_citers=opts["many_citers"],
         question_last=opts["question_last"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],

@@ -17,7 +17,10 @@ request, including the ones scythe makes inside its iterator.
 Paging is driven page by page (scythe's ``OAIResponseIterator``): each page's records and the
 next token are committed together before the next page is asked for. A killed harvest resumes
 from the stored token; an expired one (``badResumptionToken``) falls back to ``from`` = the
-datestamp of the last committed record; a finished page is never asked for again.
+datestamp of the last committed record; a finished page is never asked for again. That fallback
+assumes records come in datestamp order (the stand-in orders by datestamp, id); if a server did
+not, records of earlier datestamps on later pages could be missed until the next full harvest.
+``from`` is inclusive, so a refresh gets the records of the last harvested day again.
 """
 
 from __future__ import annotations

@@ -27,18 +27,29 @@ def _ingest_args(tmp_path, server) -> list[str]:
     # seeds 2022-03, pool 2022-04 only (2204.02311, 2204.05862 has no PDF, 2204.10628)
     return [
         "ingest", "--since", "2022-03", "--pool-months", "1", "--distractor-months", "0",
-        "--arxiv-url", server.url, "--delay", "0", "--retries", "1", "--timeout", "2",
+        "--arxiv-url", server.url, "--delay", "0", "--retries", "1", "--timeout", "2", "--metadata", "api",
         "--cache", str(tmp_path / "cache"), "--db", str(tmp_path / "s.db"),
     ]  # fmt: skip
 
 
 def test_every_pdf_failing_exits_non_zero_with_a_summary(tmp_path, server):
-    server.faults.add("pdf:*:503")
+    # 404 for every PDF: each is recorded as failed and the run goes on. (A 503 spell beyond the
+    # retry budget stops the run at once instead, resumably: issue 10's one politeness policy.)
+    server.faults.add("pdf:*:404")
     result = CliRunner().invoke(main, _ingest_args(tmp_path, server))
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
     assert lines[-2].startswith("ingest from ") and "fetched 0, cached 0, failed 3" in lines[-2]
     assert lines[-1].startswith("Error: no PDF could be had: all 3 failed"), lines[-1]
+
+
+def test_a_pdf_503_spell_stops_the_run_resumably(tmp_path, server):
+    server.faults.add("pdf:*:503")
+    result = CliRunner().invoke(main, _ingest_args(tmp_path, server))
+    assert result.exit_code == 1, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: ") and "HTTP 503" in last and "rerun the same command later" in last
+    assert server.faults.counts["pdf"] == 2  # the first PDF, tried twice (--retries 1); no other PDF
 
 
 def test_some_pdfs_failing_is_still_success(tmp_path, server):

@@ -21,7 +21,10 @@ from reflong.ingest.tokenizer import get_tokenizer
 from reflong.servers.arxiv_server import ArxivServer
 
 LENGTHS = [("15K", 4), ("22K", 6), ("30K", 8)]
+# --metadata api: the corpus knows papers at an unknown version (PDFs without a vN), which the API
+# route keeps as such; arXivRaw (the OAI default) lists v1..vN, so their PDFs would be asked as v1.
 ARGS = [
+    "--metadata", "api",
     "--since", "2023-01", "--pool-months", "30", "--distractor-months", "12", "--categories", "",
     "--lengths", ",".join(f"{a}:{b}" for a, b in LENGTHS),
     "--difficulty", "easy", "--tasks", "12", "--seed", "3",

@@ -74,6 +74,9 @@ def plan_tasks(
         available = len(pool.distractors) + (len(pool.confusers) if difficulty == "hard" else 0)
         if not lo <= m <= hi:
             report.skipped_keys[key.arxiv_id] = f"{m} positives, outside {lo}-{hi}"
+        elif m > min(n for _, n in lengths):
+            shortest = min(n for _, n in lengths)
+            report.skipped_keys[key.arxiv_id] = f"{m} positives do not fit the shortest task (M={shortest})"
         elif available < need:
             report.skipped_keys[key.arxiv_id] = f"only {available} negatives, {need} needed for M={max_docs}"
         else:

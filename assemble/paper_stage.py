@@ -16,6 +16,7 @@ from sqlmodel import select
 
 from reflong import __version__
 from reflong.assemble import outputs
+from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask, assemble_paper
 from reflong.assemble.paper_inputs import ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
@@ -35,6 +36,7 @@ class PaperBuildResult:
     stats: list[outputs.ConfigStats]
     report: BuildReport
     changes: list[str] = field(default_factory=list)  # vs the previous build with the same settings
+    removed: list[str] = field(default_factory=list)  # the previous build's files in out_dir, removed
 
     def line(self) -> str:
         fp = len(self.report.distractor_false_positives)
@@ -136,6 +138,7 @@ def run_paper_build(
     provenance = {"window": window, "seeds": "file" if seed_ids is not None else "window", "papers": papers}
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    claim = claim_outputs(out_dir)
     report_path = out_dir / REPORT_NAME
     outputs.write_atomic(
         report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
@@ -143,6 +146,7 @@ def run_paper_build(
     files, stats, manifest = write_paper_outputs(
         out_dir, tasks, report, settings, provenance, extra_files=(report_path,), progress=progress
     )
+    removed = claim.finish(files)
     hashes = {p.relative_to(out_dir).as_posix(): outputs.sha256_file(p) for p in [*files, manifest]}
     settings_json = json.dumps(settings.to_json(), sort_keys=True)
     with session_for(engine) as session:
@@ -174,4 +178,4 @@ def run_paper_build(
         session.commit()
         changes = _describe_changes(old_tasks, rows, inputs.verdicts) if previous else []
         build_id = build.id
-    return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes)
+    return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes, removed)

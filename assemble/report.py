@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 from reflong.assemble import plots
 from reflong.assemble.audit import KIND_ORDER, build_queue
 from reflong.assemble.build_lookup import find_build
+from reflong.assemble.outputs_ownership import REPORT_MARKER, REPORT_NAME
 from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation
@@ -428,6 +429,7 @@ def render_report(data: ReportData) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
+        f"{REPORT_MARKER}"
         f"<title>reflong-build report: build {escape(str(b['id']))}</title>"
         f"<style>{_CSS}</style></head><body><main>"
         f'<h1>Build report</h1><div class="sub">{sub}</div>'
@@ -441,7 +443,7 @@ def render_report(data: ReportData) -> str:
 
 def write_report(data: ReportData, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "report.html"
+    path = out_dir / REPORT_NAME
     tmp = path.with_suffix(".html.tmp")
     tmp.write_text(render_report(data), encoding="utf-8")
     tmp.replace(path)  # atomic: a reader never sees half a report

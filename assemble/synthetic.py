@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reflong.assemble import outputs
+from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
 from reflong.assemble.sampling import answer_positions, cumulative_tasks
 from reflong.errors import ReflongError
@@ -76,6 +77,7 @@ class BuildResult:
     stats: list[outputs.ConfigStats]
     files: list[Path]
     manifest: Path
+    removed: list[str] = field(default_factory=list)  # the previous build's files no longer written
 
 
 def build_configs(
@@ -177,6 +179,7 @@ def run_build(
     ``write_dataset=False`` skips the parquet files (tests of the JSON alone); the card and
     manifest are always written."""
     out_dir = Path(out_dir)
+    claim = claim_outputs(out_dir)
     features = outputs.dataset_features()
     files: list[Path] = []
     stats: list[outputs.ConfigStats] = []
@@ -200,4 +203,4 @@ def run_build(
     )
     files.append(card)
     manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
-    return BuildResult(stats, files, manifest)
+    return BuildResult(stats, files, manifest, claim.finish(files))

@@ -1,4 +1,5 @@
-"""Keys older than the distractor window (issue 12, item 10), end to end on the real corpus.
+"""Keys older than the distractor window (issue 12, item 10), end to end on the real corpus; and
+the same build rebuilt into its own --out with fewer settings (item 9: a build owns its outputs).
 
 With `--seeds` keys from before the distractor window, papers of that window can cite a key; they
 are true positives. Date safety applies to a task's negatives only. Before the fix this build
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pyarrow.parquet as pq
+import pytest
 from click.testing import CliRunner
 
 from reflong.cli import main
@@ -22,7 +24,9 @@ ARGS = [
 ]  # fmt: skip
 
 
-def test_distractor_window_citers_of_older_keys_are_positives(tmp_path, corpus_dir):
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, corpus_dir):
+    tmp_path = tmp_path_factory.mktemp("old_keys")
     out = tmp_path / "out"
     with ArxivServer(corpus_dir) as server:
         result = CliRunner().invoke(
@@ -32,9 +36,14 @@ def test_distractor_window_citers_of_older_keys_are_positives(tmp_path, corpus_d
              "--out", str(out)],
         )  # fmt: skip
     assert result.exit_code == 0, result.output
+    return tmp_path, out, result.output
+
+
+def test_distractor_window_citers_of_older_keys_are_positives(built, corpus_dir):
+    _tmp, out, output = built
     report = json.loads((out / "build_report.json").read_text())
     assert report["dropped_tasks"] == []
-    assert "30 tasks in 2 files" in result.output  # 15 tasks x 2 lengths, none dropped
+    assert "30 tasks in 2 files" in output  # 15 tasks x 2 lengths, none dropped
     first = {
         json.loads(x)["arxiv_id"]: json.loads(x)["published"]
         for x in (corpus_dir / "seeds.jsonl").read_text().splitlines()
@@ -53,3 +62,22 @@ def test_distractor_window_citers_of_older_keys_are_positives(tmp_path, corpus_d
             else:
                 assert d < first[row["key_arxiv_id"]]  # negatives stay date-safe
     assert late_positives > 0  # distractor-window papers citing an older key are in the answers
+
+
+def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corpus_dir):
+    tmp_path, out, _ = built
+    db = str(tmp_path / "store.db")
+    result = CliRunner().invoke(main, ["report", "--out", str(out), "--db", db])
+    assert result.exit_code == 0, result.output
+    assert (out / "report.html").is_file()
+    (out / "notes.md").write_text("my notes")
+    args = [*ARGS, "--db", db, "--reuse-db", "--seeds", str(corpus_dir / "seeds.jsonl"), "--out", str(out)]
+    args[args.index("4K:2,6K:3")] = "4K:2"
+    result = CliRunner().invoke(main, ["paper", *args])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    listed = {o["path"] for o in manifest["outputs"]} | {"manifest.json"}
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert on_disk == listed | {"notes.md"}
+    assert not (out / "easy_6K.json").exists() and not (out / "report.html").exists()
+    assert "removed 4 of its files" in result.output  # easy_6K json, answers, parquet; report.html

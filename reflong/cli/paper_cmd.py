@@ -136,6 +136,10 @@ def paper(**opts) -> None:
     result = run_paper_build(
         engine, window, Path(opts["out_dir"]), settings, seed_ids, progress=tqdm_progress
     )
+    if result.removed:
+        from reflong.assemble.outputs_ownership import removed_line
+
+        click.echo(removed_line(result.out_dir, result.removed))
     for change in result.changes[:50]:
         click.echo(f"changed: {change}")
     if len(result.changes) > 50:

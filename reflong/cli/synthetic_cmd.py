@@ -96,6 +96,10 @@ def _check_preset(preset: str | None, seed: int | None, **fixed) -> int:
 
 
 def _summary(subset: str, result, out_dir: Path, seconds: float) -> None:
+    from reflong.assemble.outputs_ownership import removed_line
+
+    if result.removed:
+        click.echo(removed_line(out_dir, result.removed))
     tasks = sum(s.tasks for s in result.stats)
     click.echo(
         f"Ref-Long-{subset}: {len(result.stats)} configurations, {tasks} tasks "

@@ -251,9 +251,9 @@ def test_bad_options_give_one_line_errors(tmp_path, data_dir: Path):
     res = runner.invoke(main, ["a", "--haystack", hay, "--lengths", "8K,300K", "--out", str(tmp_path / "x")])
     assert res.exit_code == 1 and "essays give" in res.output and "Traceback" not in res.output
     res = runner.invoke(main, ["a", "--haystack", hay, "--lengths", "16K,8K"])
-    assert res.exit_code == 1 and "must grow" in res.output
+    assert res.exit_code == 2 and "must grow" in res.output and "'--lengths'" in res.output
     res = runner.invoke(main, ["a", "--haystack", hay, "--modes", "double"])
-    assert res.exit_code == 1 and "--modes" in res.output
+    assert res.exit_code == 2 and "'--modes'" in res.output
     empty = tmp_path / "empty"
     empty.mkdir()
     res = runner.invoke(main, ["a", "--haystack", str(empty)])

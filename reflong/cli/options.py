@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from reflong.db.engine import DEFAULT_DB_PATH
+from reflong.errors import ReflongError
 
 db_option = click.option(
     "--db",
@@ -25,3 +26,36 @@ def output_format(choices: tuple[str, ...], help: str):
 
 
 format_option = output_format(("table", "json"), "Human-readable table or JSON for scripts.")
+
+
+def usage_error(option: str, exc: Exception) -> click.BadParameter:
+    """A value a command could only judge after parsing (e.g. lengths vs the document budget),
+    reported as click's usage error for ``option``: exit code 2, ``Invalid value for '--x'``."""
+    return click.BadParameter(str(exc), param_hint=f"'{option}'")
+
+
+def lengths_option(default: str | None, help: str, parse):
+    """``--lengths``, checked by ``parse(value)`` while click reads the options (so a bad value is a
+    usage error naming the option, before any work starts); the command gets the raw string and may
+    parse it again with settings that come later (A/F: the document budget)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            parse(value)
+        except (click.BadParameter, ValueError, ReflongError) as exc:
+            message = exc.message if isinstance(exc, click.BadParameter) else str(exc)
+            raise click.BadParameter(message, ctx, param) from None
+        return value
+
+    return click.option("--lengths", default=default, show_default=default is not None, help=help, callback=check)
+
+
+def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
+    """A comma-separated subset of ``allowed`` (in ``allowed``'s order), or a usage error."""
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise usage_error(option, ValueError(f"takes a comma-separated subset of {','.join(allowed)}; got {value!r}"))
+    return [v for v in allowed if v in items]

@@ -9,7 +9,7 @@ import click
 
 from reflong.assemble.paper_build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import db_option
+from reflong.cli.options import db_option, lengths_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -20,6 +20,8 @@ TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
 def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``."""
     out = []
+    if not text.strip():
+        raise click.BadParameter("give at least one length, e.g. 30K,45K")
     for part in (p.strip() for p in text.split(",") if p.strip()):
         m = re.fullmatch(r"(\d+)K(?::(\d+))?", part, re.I)
         if not m:
@@ -42,9 +44,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 
 @click.command()
 @ingest_options
-@click.option(
-    "--lengths", default="30K,45K,60K,75K", show_default=True, help="Nominal lengths (30K:8 sets M)."
-)
+@lengths_option("30K,45K,60K,75K", "Nominal lengths (30K:8 sets M).", parse_lengths)
 @click.option(
     "--difficulty", default="easy,hard", show_default=True, help="easy (2-5 positives), hard (4-5)."
 )

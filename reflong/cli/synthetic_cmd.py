@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import choice_list, lengths_option, usage_error
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -51,10 +52,10 @@ def _common(func):
             default=None,
             help="Reproduce a release exactly (reflong2025: the ACL 2025 files).",
         ),
-        click.option(
-            "--lengths",
-            default=None,
-            help=f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
+        lengths_option(
+            None,
+            f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
+            _lengths_syntax,
         ),
         click.option(
             "--tasks",
@@ -122,12 +123,20 @@ def _summary(subset: str, result, out_dir: Path, seconds: float) -> None:
     click.echo(f"card: {out_dir / 'README.md'}   manifest: {result.manifest}")
 
 
-def _csv(value: str, allowed: tuple[str, ...], name: str) -> list[str]:
-    items = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [v for v in items if v not in allowed]
-    if bad or not items:
-        raise ReflongError(f"--{name} takes a comma-separated subset of {','.join(allowed)}; got {value!r}")
-    return [v for v in allowed if v in items]
+def _lengths_syntax(value: str) -> None:
+    """The shape of --lengths (the document budget, given later, decides M)."""
+    from reflong.assemble.synthetic import parse_lengths
+
+    parse_lengths(value, 1)
+
+
+def _lengths(value: str, budget: int):
+    from reflong.assemble.synthetic import parse_lengths
+
+    try:
+        return parse_lengths(value, budget)
+    except ReflongError as exc:
+        raise usage_error("--lengths", exc) from None
 
 
 @click.command("a")
@@ -192,18 +201,18 @@ def a_command(
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
     from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
-    from reflong.assemble.synthetic import parse_lengths, run_build
+    from reflong.assemble.synthetic import run_build
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(
         preset, seed, **{"--lengths": lengths, "--doc-tokens": doc_tokens, "--candidates": n_candidates}
     )
     out = Path(out_dir or "Ref-Long-A")
-    mode_list = _csv(modes, tuple(synthetic_a.MODES), "modes")
-    level_list = _csv(levels, tuple(synthetic_a.LEVELS), "levels")
+    mode_list = choice_list("--modes", modes, tuple(synthetic_a.MODES))
+    level_list = choice_list("--levels", levels, tuple(synthetic_a.LEVELS))
     tok = get_tokenizer(tokenizer)
     budget = doc_tokens or 1000
-    length_list = parse_lengths(lengths or A_LENGTHS, budget)
+    length_list = _lengths(lengths or A_LENGTHS, budget)
     start = time.perf_counter()
     if preset:
         specs = synthetic_a.preset_specs(Path(haystack), mode_list, level_list, key_style)
@@ -273,14 +282,14 @@ def f_command(
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
-    from reflong.assemble.synthetic import parse_lengths, run_build
+    from reflong.assemble.synthetic import run_build
     from reflong.assemble.synthetic_f import RELEASE_TOPICS, f_spec, load_summhay
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(preset, seed, **{"--lengths": lengths})
     out = Path(out_dir or "Ref-Long-F")
     tok = get_tokenizer(tokenizer)
-    length_list = parse_lengths(lengths or F_LENGTHS, 1000)
+    length_list = _lengths(lengths or F_LENGTHS, 1000)
     files = sorted({f for p in summhay_paths for f in _json_files(Path(p))})
     start = time.perf_counter()
     haystacks, used = [], []

@@ -8,8 +8,7 @@ import re
 import click
 from sqlmodel import Session, select
 
-from reflong.cli.options import db_option, output_format
-from reflong.db.engine import open_store
+from reflong.cli.options import db_option, existing_store, output_format
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -37,7 +36,7 @@ def cite(db_path: str, grobid_url: str | None, grobid_fallback: bool, grobid_ser
     """Split every parsed paper's references section into parsed entries (built-in or GROBID)."""
     from reflong.citations.cite_stage import run_cite
 
-    r = run_cite(open_store(db_path), grobid_url, grobid_fallback, grobid_service, progress=tqdm_progress)
+    r = run_cite(existing_store(db_path), grobid_url, grobid_fallback, grobid_service, progress=tqdm_progress)
     parsers = ", ".join(f"{k}: {v}" for k, v in sorted(r.by_parser.items())) or "-"
     click.echo(
         f"cite: {r.papers} parsed papers, {r.cited} cited ({parsers}), {r.skipped} up to date, "
@@ -68,7 +67,7 @@ def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: 
     )
     if t.review > t.accept:
         raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
-    r = run_resolve(open_store(db_path), seeds_file, t, progress=tqdm_progress)
+    r = run_resolve(existing_store(db_path), seeds_file, t, progress=tqdm_progress)
     bands = ", ".join(f"{k}={v}" for k, v in r.edges.items()) or "none"
     click.echo(
         f"resolve: {r.seeds} seeds, {r.lists_resolved}/{r.lists} reference lists resolved "
@@ -118,7 +117,7 @@ def edges(db_path: str, seed: str | None, paper: str | None, bands: tuple[str, .
     """Print citation edges with their evidence (reference string, method, score, band)."""
     from reflong.db.citations import Citation
 
-    with Session(open_store(db_path)) as session:
+    with Session(existing_store(db_path)) as session:
         q = select(Citation)
         if seed:
             q = q.where(Citation.seed_arxiv_id.in_(_seed_ids(session, seed)))
@@ -169,14 +168,18 @@ def edges(db_path: str, seed: str | None, paper: str | None, bands: tuple[str, .
 @listing_format
 def refs(db_path: str, paper: str, fmt: str) -> None:
     """List a paper's parsed reference entries, as the resolver saw them."""
+    from reflong.db import Paper
     from reflong.db.citations import Reference
 
     pid, version = _paper_filter(paper)
-    with Session(open_store(db_path)) as session:
+    with Session(existing_store(db_path)) as session:
         q = select(Reference).where(Reference.arxiv_id == pid)
         if version is not None:
             q = q.where(Reference.version == version)
         rows = session.exec(q.order_by(Reference.version, Reference.order)).all()
+        known = rows or session.exec(select(Paper.arxiv_id).where(Paper.arxiv_id == pid)).first()
+    if not known:
+        raise ReflongError(f"unknown paper {paper}: not in the store {db_path}; `reflong-build stats` shows what is")
     if not rows:
         raise ReflongError(
             f"no references stored for {paper}; run `reflong-build parse` and `reflong-build cite`"

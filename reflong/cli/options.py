@@ -14,7 +14,8 @@ db_option = click.option(
     default=str(DEFAULT_DB_PATH),
     show_default=True,
     envvar="REFLONG_DB",
-    help="SQLite store (created if missing). Env: REFLONG_DB.",
+    help="SQLite store (ingest, paper and synth runs create it; other commands need an existing one). "
+    "Env: REFLONG_DB.",
 )
 
 
@@ -59,3 +60,19 @@ def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     if bad or not items:
         raise usage_error(option, ValueError(f"takes a comma-separated subset of {','.join(allowed)}; got {value!r}"))
     return [v for v in allowed if v in items]
+
+
+def existing_store(db_path: str):
+    """Open the store for a command that needs one already filled (stats, report, audit, edges,
+    refs, parse, cite, resolve): a missing file is a one-line error, not a new empty store that
+    would make the next command look at nothing."""
+    from pathlib import Path
+
+    from reflong.db.engine import open_store
+
+    if not Path(db_path).exists():
+        raise ReflongError(
+            f"no store at {db_path}: nothing has been ingested there; run `reflong-build ingest` "
+            "(or `paper`) first, or point --db (env REFLONG_DB) at an existing store"
+        )
+    return open_store(db_path)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import db_option
-from reflong.db.engine import open_store
+from reflong.cli.options import db_option, existing_store
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
 from reflong.ingest.parse_stage import ParseSettings, run_parse
 from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
@@ -65,7 +64,7 @@ def parse(
         memory_mb=memory_mb,
         retry_failed=retry_failed,
     )
-    report = run_parse(open_store(db_path), settings, progress=tqdm_progress)
+    report = run_parse(existing_store(db_path), settings, progress=tqdm_progress)
     rate = f", {report.pages / report.seconds:.0f} pages/s" if report.seconds and report.pages else ""
     click.echo(
         f"parsed {report.parsed} PDFs ({report.pages} pages, {report.chunks} chunks{rate}); "

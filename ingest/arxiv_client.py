@@ -112,7 +112,7 @@ class PoliteArxivClient(arxiv.Client):
                     "try again later or raise --delay"
                 )
             wait = self.policy.backoff_for(attempt, retry_after)
-            log.info("arXiv page failed (%s); retry %d in %.1f s", problem, attempt, wait)
+            log.warning("arXiv page failed (%s); retry %d in %.1f s", problem, attempt, wait)
             self.retries_made += 1
             self.politeness.sleep(wait)
 

@@ -189,7 +189,7 @@ def download(
                 message=f"{problem} after {attempt} tries for {url}",
             )
         wait = policy.backoff_for(attempt, retry_after)
-        log.info("download of %s failed (%s); retry %d in %.1f s", url, problem, attempt, wait)
+        log.warning("download of %s failed (%s); retry %d in %.1f s", url, problem, attempt, wait)
         politeness.sleep(wait)
 
 

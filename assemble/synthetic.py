@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reflong.assemble import outputs
+from reflong.assemble.dataset_card import CardMeta, render_card
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
 from reflong.assemble.sampling import answer_positions, cumulative_tasks
@@ -173,6 +174,7 @@ def run_build(
     inputs: Sequence[dict],
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
+    meta: CardMeta | None = None,
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
@@ -197,8 +199,16 @@ def run_build(
     card = out_dir / outputs.CARD_NAME
     outputs.write_atomic(
         card,
-        outputs.render_card(
-            title, description, stats, settings, tokenizer.name, prompt_files, write_dataset
+        render_card(
+            title,
+            description,
+            stats,
+            settings,
+            tokenizer.name,
+            prompt_files,
+            meta or CardMeta(("original",), "See the licenses of the input texts."),
+            write_dataset,
+            dataset_name=out_dir.name,
         ).encode("utf-8"),
     )
     files.append(card)

@@ -81,3 +81,14 @@ def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corp
     assert on_disk == listed | {"notes.md"}
     assert not (out / "easy_6K.json").exists() and not (out / "report.html").exists()
     assert "removed 4 of its files" in result.output  # easy_6K json, answers, parquet; report.html
+
+
+def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built, monkeypatch, tmp_path):
+    from test_dataset_card import SHARED, check_card
+
+    _tmp, out, _ = built
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf_cache"))
+    check_card(out, SHARED | {"key_arxiv_id", "evidence"})  # one `setting` column, no `difficulty`
+    rows = pq.read_table(out / "data" / "easy_4K.parquet").to_pylist()
+    assert {r["setting"] for r in rows} == {"easy"} and "difficulty" not in rows[0]
+    assert "## Ground truth checks" in (out / "README.md").read_text()

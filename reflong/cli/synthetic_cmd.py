@@ -263,6 +263,7 @@ def a_command(
         inputs=_inputs(files, "haystack"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        meta=_card_meta("A"),
     )
     _summary("A", result, out, time.perf_counter() - start)
 
@@ -338,8 +339,27 @@ def f_command(
         inputs=_inputs(used, "summhay"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        meta=_card_meta("F"),
     )
     _summary("F", result, out, time.perf_counter() - start)
+
+
+def _card_meta(subset: str):
+    """Card metadata of A and F: where the texts come from and under which terms."""
+    from reflong.assemble.dataset_card import CardMeta
+
+    if subset == "A":
+        return CardMeta(
+            source_datasets=("extended|other-paul-graham-essays",),
+            license_note="The documents are cut from Paul Graham's essays (paulgraham.com), as in Ref-Long-A "
+            "and needle-in-a-haystack benchmarks; the essays are not openly licensed, so check their terms "
+            "before redistributing these files. The task files and card are produced by reflong-build (MIT).",
+        )
+    return CardMeta(
+        source_datasets=("extended|other-summhay",),
+        license_note="The documents are SummHay news haystacks (Salesforce, Summary of a Haystack), as in "
+        "Ref-Long-F; they keep SummHay's license. The task files and card are produced by reflong-build (MIT).",
+    )
 
 
 def _json_files(path: Path) -> list[Path]:

@@ -127,7 +127,6 @@ def render_card(
     meta: CardMeta,
     with_data: bool = True,
     answers_dir: str = ANSWERS_DIR,
-    dataset_name: str = "OUT",
     extra_sections: str = "",
 ) -> str:
     """The card's text: metadata block, then description, loading, columns, settings, files,
@@ -144,7 +143,7 @@ def render_card(
             "```python",
             "from datasets import load_dataset",
             "",
-            f'ds = load_dataset("{dataset_name}", "{stats[0].config}", split="test")  # this folder, or its Hub repo id',
+            f'ds = load_dataset("path/to/this/folder", "{stats[0].config}", split="test")  # or its Hub repo id',
             'print(ds[0]["key"], ds[0]["answer"])',
             "```",
             "",

@@ -162,7 +162,6 @@ def write_paper_outputs(
         prompt_files,
         META,
         answers_dir=".",
-        dataset_name=out_dir.name,
         extra_sections=_report_section(report),
     )
     outputs.write_atomic(card, card_text.encode("utf-8"))

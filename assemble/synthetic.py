@@ -208,7 +208,6 @@ def run_build(
             prompt_files,
             meta or CardMeta(("original",), "See the licenses of the input texts."),
             write_dataset,
-            dataset_name=out_dir.name,
         ).encode("utf-8"),
     )
     files.append(card)

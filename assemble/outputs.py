@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 MANIFEST_NAME = "manifest.json"
 CARD_NAME = "README.md"
@@ -171,6 +172,19 @@ def write_parquet(out_dir: Path, config: str, tasks: Sequence[TaskRecord], featu
     dataset.to_parquet(str(tmp))
     os.replace(tmp, path)
     return path
+
+
+class CardSection(Protocol):
+    """An extra section of the dataset card, fed each configuration's tasks as they are written.
+
+    Why a protocol: later stages (evaluate's baselines) put figures in the card without assemble
+    importing them; the CLI wires them in. ``render`` runs once, before the card is written, and
+    returns the section's markdown and any files it wrote (listed in the manifest like every
+    output), so the card and manifest are written once and stay consistent."""
+
+    def add(self, config: str, tasks: Sequence[TaskRecord]) -> None: ...
+
+    def render(self, out_dir: Path) -> tuple[str, list[Path]]: ...
 
 
 # -- statistics and the dataset card --------------------------------------------------------------

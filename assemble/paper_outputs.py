@@ -9,6 +9,7 @@ provenance in the manifest: every paper with its version and PDF sha256.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from reflong.assemble import outputs
@@ -128,6 +129,7 @@ def write_paper_outputs(
     command: str = "reflong-build paper",
     extra_files: tuple[Path, ...] = (),
     progress: ProgressFactory = null_progress,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files."""
     out_dir = Path(out_dir)
@@ -150,9 +152,16 @@ def write_paper_outputs(
             prompt_files[config] = written[0].relative_to(out_dir).as_posix()
             files += [*written, outputs.write_parquet(out_dir, config, records, features)]
             stats.append(outputs.config_stats(config, records))
+            for section in card_sections:
+                section.add(config, records)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME
+    extra = _report_section(report)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        extra += text
+        files += written
     card_text = render_card(
         TITLE,
         DESCRIPTION,
@@ -162,7 +171,7 @@ def write_paper_outputs(
         prompt_files,
         META,
         answers_dir=".",
-        extra_sections=_report_section(report),
+        extra_sections=extra,
     )
     outputs.write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]

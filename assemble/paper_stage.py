@@ -8,6 +8,7 @@ and settings, so that a rebuild after audit verdicts says which tasks changed an
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,8 +112,11 @@ def run_paper_build(
     settings: PaperSettings,
     seed_ids: list[str] | None = None,
     progress: ProgressFactory = null_progress,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> PaperBuildResult:
-    """Assemble every configuration from the store and write it to ``out_dir``."""
+    """Assemble every configuration from the store and write it to ``out_dir``.
+
+    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
     inputs = load_paper_inputs(engine, window, seed_ids)
     if not inputs.keys:
         raise ReflongError(
@@ -144,7 +148,14 @@ def run_paper_build(
         report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
     )
     files, stats, manifest = write_paper_outputs(
-        out_dir, tasks, report, settings, provenance, extra_files=(report_path,), progress=progress
+        out_dir,
+        tasks,
+        report,
+        settings,
+        provenance,
+        extra_files=(report_path,),
+        progress=progress,
+        card_sections=card_sections,
     )
     removed = claim.finish(files)
     hashes = {p.relative_to(out_dir).as_posix(): outputs.sha256_file(p) for p in [*files, manifest]}

@@ -175,6 +175,7 @@ def run_build(
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
     meta: CardMeta | None = None,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
@@ -196,7 +197,14 @@ def run_build(
             if write_dataset:
                 files.append(outputs.write_parquet(out_dir, config, tasks, features))
             stats.append(outputs.config_stats(config, tasks))
+            for section in card_sections:
+                section.add(config, tasks)
     card = out_dir / outputs.CARD_NAME
+    extra = ""
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        extra += text
+        files += written
     outputs.write_atomic(
         card,
         render_card(
@@ -208,6 +216,7 @@ def run_build(
             prompt_files,
             meta or CardMeta(("original",), "See the licenses of the input texts."),
             write_dataset,
+            extra_sections=extra,
         ).encode("utf-8"),
     )
     files.append(card)

@@ -86,6 +86,7 @@ COMMAND_MODULES = (
     "demo_cmd",
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
+    "eval_cmd",  # reflong-build eval score / run / baseline
 )
 
 

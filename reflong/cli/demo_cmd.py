@@ -126,6 +126,7 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
             out_dir=str(out / "paper"),
             seed=seed,
         )
+    _score_lexical_baseline(out / "paper")
     click.echo(
         f"done: outputs in {out / 'paper'} (open {out / 'paper' / 'README.md'}); store {out / 'store.db'}"
     )
@@ -150,4 +151,58 @@ def next_commands(out: Path, since: str, pool_months: int, distractor_months: in
     ]
 
 
-COMMANDS = [synth_arxiv, demo]
+def _score_lexical_baseline(paper_dir: Path) -> None:
+    """End the demo the way a user's evaluation starts: score a no-model baseline on the tasks."""
+    from reflong.evaluate.baseline_run import score_baselines
+    from reflong.evaluate.scoring import results_table
+
+    results, overall = score_baselines(paper_dir, paper_dir, ["lexical"])["lexical"]
+    click.echo(
+        f"lexical baseline (key as a substring of each paper; `reflong-build eval baseline --answers "
+        f"{paper_dir} --prompts {paper_dir} --kind lexical`):"
+    )
+    click.echo(results_table(results, overall))
+
+
+
+@click.command("synth-catalog")
+@click.option(
+    "--out", "out", type=click.Path(file_okay=False), required=True, help="Folder for papers.jsonl."
+)
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.001),
+    default=1.0,
+    show_default=True,
+    help="Multiplies 2024's volumes (1: ~14K papers in 2024-01..02, 7.3K in 03, 45K in 04..09).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Same arguments, same bytes.")
+@click.option(
+    "--until",
+    default="2024-10",
+    show_default=True,
+    callback=_month,
+    help="Last month written (2023-12 .. 2025-03); one month more adds only that month's changes.",
+)
+def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
+    """Generate a metadata-only arXiv at 2024's real volume (cs.CL + cs.LG + cs.AI, and others).
+
+    \b
+    Writes OUT/papers.jsonl (local catalog format, no PDFs) and OUT/generator.json. Serve it with
+      python -m reflong.servers.arxiv_server --catalog OUT --delay 0
+    (Atom API and OAI-PMH at /oai2, request counts at /_stats).
+    """
+    from reflong.demo.catalog2024 import write_catalog
+
+    try:
+        summary = write_catalog(Path(out), scale=scale, seed=seed, until=until)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    click.echo(
+        f"synthetic 2024 catalog: {summary.papers} papers ({summary.in_scope} in cs.CL/cs.LG/cs.AI; "
+        f"{summary.versions} versions, {summary.withdrawn} withdrawn), {summary.bytes / 1e6:.1f} MB "
+        f"in {summary.seconds:.1f} s -> {summary.out / 'papers.jsonl'}"
+    )
+
+
+COMMANDS = [synth_arxiv, synth_catalog, demo]

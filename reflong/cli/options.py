@@ -76,3 +76,19 @@ def existing_store(db_path: str):
             "(or `paper`) first, or point --db (env REFLONG_DB) at an existing store"
         )
     return open_store(db_path)
+
+
+no_baselines_option = click.option(
+    "--no-baselines",
+    is_flag=True,
+    help="Leave the no-model baselines (random/all/none/lexical ExAcc per configuration) out of the card.",
+)
+
+
+def baseline_sections(seed: int, skip: bool) -> list:
+    """The dataset card's baseline section (evaluate), wired into assemble's writers by the CLI."""
+    if skip:
+        return []
+    from reflong.evaluate.baseline_run import BaselineCardSection
+
+    return [BaselineCardSection(seed)]

@@ -9,7 +9,7 @@ import click
 
 from reflong.assemble.paper_build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import db_option, lengths_option
+from reflong.cli.options import baseline_sections, db_option, lengths_option, no_baselines_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -91,6 +91,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="PDF parse processes."
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
+@no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
 
@@ -134,7 +135,13 @@ def paper(**opts) -> None:
         min_positives=opts["min_positives"],
     )
     result = run_paper_build(
-        engine, window, Path(opts["out_dir"]), settings, seed_ids, progress=tqdm_progress
+        engine,
+        window,
+        Path(opts["out_dir"]),
+        settings,
+        seed_ids,
+        progress=tqdm_progress,
+        card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
     )
     if result.removed:
         from reflong.assemble.outputs_ownership import removed_line

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import choice_list, lengths_option, usage_error
+from reflong.cli.options import (
+    baseline_sections,
+    choice_list,
+    lengths_option,
+    no_baselines_option,
+    usage_error,
+)
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -79,6 +85,7 @@ def _common(func):
         click.option(
             "--no-dataset", is_flag=True, help="Skip the parquet dataset (JSON, card, manifest only)."
         ),
+        no_baselines_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -197,6 +204,7 @@ def a_command(
     tokenizer,
     question_last,
     no_dataset,
+    no_baselines,
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
@@ -264,6 +272,7 @@ def a_command(
         progress=tqdm_progress,
         write_dataset=not no_dataset,
         meta=_card_meta("A"),
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("A", result, out, time.perf_counter() - start)
 
@@ -279,7 +288,7 @@ def a_command(
 )
 @_common
 def f_command(
-    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset
+    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset, no_baselines
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
@@ -340,6 +349,7 @@ def f_command(
         progress=tqdm_progress,
         write_dataset=not no_dataset,
         meta=_card_meta("F"),
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("F", result, out, time.perf_counter() - start)
 

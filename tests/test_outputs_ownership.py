@@ -35,12 +35,14 @@ def test_a_rerun_with_fewer_settings_keeps_only_its_own_files(tmp_path, data_dir
     base = ["a", "--haystack", str(data_dir / "pg_essays"), "--out", str(out), "--tasks", "3"]
     _run([*base, "--modes", "single,multi", "--levels", "easy,hard", "--lengths", "8K,16K"])
     first = _on_disk(out)
-    assert len(first) == 8 * 3 + 2  # 8 configurations x (prompts, answers, parquet) + card + manifest
+    # 8 configurations x (prompts, answers, parquet) + card + eval/baselines.json + manifest
+    assert len(first) == 8 * 3 + 3
     (out / "notes.txt").write_text("mine")  # the user's own file
     (out / "answers" / "mine_answers.json").write_text("{}")  # even in a folder the tool writes
+    (out / "eval" / "my_model.json").write_text("{}")  # e.g. a model's scores beside the baselines
     output = _run([*base, "--modes", "single", "--levels", "easy", "--lengths", "8K", "--question-last"])
-    assert _on_disk(out) == _listed(out) | {"notes.txt", "answers/mine_answers.json"}
-    assert len(_listed(out)) == 5  # 1 configuration x 3 + card + manifest
+    assert _on_disk(out) == _listed(out) | {"notes.txt", "answers/mine_answers.json", "eval/my_model.json"}
+    assert len(_listed(out)) == 6  # 1 configuration x 3 + card + baselines + manifest
     assert not (out / "before").exists()  # a folder only the old build used is gone
     # 24 old outputs + card; the answers and parquet of single_stars_easy_8K and the card are rewritten
     assert "removed 22 of its files" in output
@@ -51,9 +53,9 @@ def test_f_rerun_with_fewer_lengths(tmp_path, data_dir):
     out = tmp_path / "f"
     base = ["f", "--summhay", str(data_dir / "summhay" / "topic_news1.json"), "--out", str(out)]
     _run([*base, "--lengths", "8K,16K", "--tasks", "3", "--no-dataset"])
-    assert len(_on_disk(out)) == 2 * 2 + 2
+    assert len(_on_disk(out)) == 2 * 2 + 3
     output = _run([*base, "--lengths", "8K", "--tasks", "3", "--no-dataset"])
-    assert _on_disk(out) == _listed(out) and len(_listed(out)) == 4
+    assert _on_disk(out) == _listed(out) and len(_listed(out)) == 5
     assert "removed 2 of its files" in output
 
 

@@ -20,12 +20,14 @@ from reflong.progress import ProgressFactory, null_progress
 
 TITLE = "Ref-Long-Paper (reflong-build)"
 DESCRIPTION = """
-Each task gives a model M arXiv papers (whole papers: body and references) and the title of a seed
-paper; the answer is the set of indexes of the papers that cite it. Positives are papers whose
+Each task gives a model M arXiv papers (body and references, cut to the setting's size by one
+policy for every paper; see Documents below) and the title of a seed paper; the answer is the set of indexes of the papers that cite it. Positives are papers whose
 reference list cites the seed (accepted citation edges, re-verified on the exact text shown);
 negatives are distractors whose text version predates the seed's first version (they cannot cite
 it) and, for `hard`, papers that cite a similar-titled seed. The key and its positives are fixed
-across lengths; negatives accumulate and the order is reshuffled per length.
+across lengths; negatives accumulate and the order is reshuffled per length. A key cited by more
+papers than a task takes gets a seeded sample of its citers per task; its other citers are never
+negatives.
 """
 
 
@@ -117,7 +119,49 @@ def _report_section(report: BuildReport) -> str:
         f"- Positives dropped (final text does not reference the key): {len(report.dropped_positives)}",
         f"- Papers left out by the token budget: {len(report.excluded_docs)}",
     ]
+    docs = report.documents
+    if docs:
+        ref = docs["reflong_paper"]
+
+        def row(name: str, d: dict) -> str:
+            return f"| {name} | {d['n']} | {d['min']:,} | {d['median']:,} | {d['mean']:,.0f} | {d['max']:,} |"
+
+        lines += [
+            "",
+            "## Documents",
+            "",
+            f"Policy `{docs['policy']}`, budget {docs['budget_tokens']:,} tokens per paper "
+            f"({DOC_POLICY_TEXT.get(docs['policy'], '')}).",
+            "",
+            f"- Papers that became documents: {docs['usable']} of {docs['papers']} parsed papers "
+            f"({docs['usable_share']:.1%}); used in at least one task: {docs.get('used', 0)} "
+            f"({docs.get('used_share', 0.0):.1%})",
+            f"- Papers cut to the budget: {docs['cut']}; reference lists sampled: "
+            f"{docs['reference_lists_sampled']} (entries kept: {docs['entries_kept_share']:.1%})",
+            "",
+            "| documents | n | min | median | mean | max |",
+            "|---|---|---|---|---|---|",
+            row("usable papers", docs["usable_tokens"]),
+        ]
+        if "used_tokens" in docs:
+            lines.append(row("in tasks", docs["used_tokens"]))
+        lines += [
+            f"| Ref-Long Paper (released) | - | - | - | {ref['nominal_mean_tokens']:,} (nominal) | "
+            f"< {ref['whole_papers_under_tokens']:,} |",
+            "",
+            f"Ref-Long: {ref['source']}; its documents are whole papers, so only the bound and the "
+            "nominal mean (30K / 8) are known.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+DOC_POLICY_TEXT = {
+    "fit": "every document cut alike: title, abstract and the start of the body to a sentence boundary, "
+    "then a seeded sample of the reference entries in the paper's own order and numbering that "
+    "always keeps every entry the resolver matches to a seed",
+    "trim": "body cut at a sentence boundary, references whole; longer reference lists left out",
+    "whole": "whole papers; longer papers left out",
+}
 
 
 def write_paper_outputs(
@@ -148,12 +192,14 @@ def write_paper_outputs(
     with progress(total=len(order), desc="write", unit="config") as bar:
         for config in order:
             records = sorted(by_config[config], key=lambda r: r.task_id)
-            written = outputs.write_reflong_files(out_dir, config, records, prompt_dir=".", answers_dir=".")
-            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
-            files += [*written, outputs.write_parquet(out_dir, config, records, features)]
-            stats.append(outputs.config_stats(config, records))
-            for section in card_sections:
-                section.add(config, records)
+            with outputs.ConfigWriter(out_dir, config, ".", ".", features=features) as writer:
+                for record in records:
+                    writer.add(record)
+                    for section in card_sections:
+                        section.add(config, record)
+            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            files += writer.files
+            stats.append(writer.stats)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME

@@ -19,7 +19,7 @@ from reflong import __version__
 from reflong.assemble import outputs
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask, assemble_paper
-from reflong.assemble.paper_inputs import ResolverMatcher, load_paper_inputs
+from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
 from reflong.assemble.paper_verify import Verifier
 from reflong.db import Build, BuildTask, session_for
@@ -123,12 +123,15 @@ def run_paper_build(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
         )
     verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
-    tasks, report = assemble_paper(inputs, settings, verifier)
+    guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
+    tasks, report = assemble_paper(inputs, settings, verifier, guard=guard)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
+        docs = report.documents
         raise ReflongError(
-            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents; "
-            f"{reasons}). Lower --min-positives, widen the windows, or use --trim."
+            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
+            f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
+            "Lower --min-positives, widen the windows, or use --doc-policy fit."
         )
     used = sorted({d.ref for t in tasks for d in t.documents})
     papers = [

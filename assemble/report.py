@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 from reflong.assemble import plots
 from reflong.assemble.audit import KIND_ORDER, build_queue
 from reflong.assemble.build_lookup import find_build
+from reflong.assemble.outputs import atomic_target
 from reflong.assemble.outputs_ownership import REPORT_MARKER, REPORT_NAME
 from reflong.assemble.report_eval import evaluation_section, load_evaluations
 from reflong.db.audits import apply_verdicts, verdicts_for
@@ -451,7 +452,7 @@ def render_report(data: ReportData) -> str:
 def write_report(data: ReportData, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / REPORT_NAME
-    tmp = path.with_suffix(".html.tmp")
-    tmp.write_text(render_report(data), encoding="utf-8")
-    tmp.replace(path)  # atomic: a reader never sees half a report
+    html = render_report(data)
+    with atomic_target(path) as tmp:  # a reader never sees half a report; a failure leaves none
+        tmp.write_text(html, encoding="utf-8")
     return path

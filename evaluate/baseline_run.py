@@ -70,29 +70,37 @@ class BaselineCardSection:
     def __init__(self, seed: int = 0, threshold: float = baselines.DEFAULT_THRESHOLD) -> None:
         self.seed = seed
         self.threshold = threshold
-        self.results: dict[str, list[FileResult]] = {k: [] for k in baselines.KINDS}
+        # kind -> configuration (in write order) -> task id -> score: a few numbers per task, so
+        # the section stays small while assemble streams its tasks to disk.
+        self.scores: dict[str, dict[str, dict]] = {k: {} for k in baselines.KINDS}
 
-    def add(self, config: str, tasks) -> None:
-        """``tasks``: assemble's TaskRecords of one configuration."""
-        base = [
-            baselines.BaselineTask(str(t.task_id), t.key, len(t.documents), [d.text for d in t.documents])
-            for t in tasks
-        ]
-        answers = {str(t.task_id): [t.key, list(t.answer)] for t in tasks}
+    def add(self, config: str, task) -> None:
+        """One of assemble's TaskRecords of ``config``, as it is written (tasks arrive one by one)."""
+        base = baselines.BaselineTask(str(task.task_id), task.key, len(task.documents), [d.text for d in task.documents])
+        answers = {base.task_id: [task.key, list(task.answer)]}
         for kind in baselines.KINDS:
-            preds = baselines.predictions(kind, base, config, self.seed, self.threshold)
-            scored = score_mapping(answers, preds, "prompt", len(base[0].documents) if base else None)
-            self.results[kind].append(
+            preds = baselines.predictions(kind, [base], config, self.seed, self.threshold)
+            scored = score_mapping(answers, preds, "prompt", base.n_documents)
+            self.scores[kind].setdefault(config, {}).update(scored)
+
+    @property
+    def results(self) -> dict[str, list[FileResult]]:
+        return {
+            kind: [
                 FileResult(f"{config}_answers.json", config, summarize(scored.values()), scored)
-            )
+                for config, scored in per_config.items()
+            ]
+            for kind, per_config in self.scores.items()
+        }
 
     def figures(self) -> dict:
+        results = self.results
         return {
             "seed": self.seed,
             "lexical_threshold": self.threshold,
             "kinds": {
                 kind: results_json(r, summarize(s for f in r for s in f.tasks.values()))
-                for kind, r in self.results.items()
+                for kind, r in results.items()
             },
         }
 
@@ -101,7 +109,8 @@ class BaselineCardSection:
 
         saved = Path(out_dir) / EVAL_DIR / BASELINES_FILE
         write_atomic(saved, (json.dumps(self.figures(), indent=2) + "\n").encode("utf-8"))
-        configs = [r.config for r in self.results["all"]]
+        results = self.results
+        configs = [r.config for r in results["all"]]
         lines = [
             "",
             "## Baselines (no model)",
@@ -116,7 +125,7 @@ class BaselineCardSection:
             "| config | random | all | none | lexical |",
             "|---|---|---|---|---|",
         ]
-        by_kind = {k: {r.config: r.summary for r in v} for k, v in self.results.items()}
+        by_kind = {k: {r.config: r.summary for r in v} for k, v in results.items()}
         for config in configs:
             cells = [f"{by_kind[k][config].exacc:.2f} / {by_kind[k][config].f1:.2f}" for k in baselines.KINDS]
             lines.append(f"| {config} | " + " | ".join(cells) + " |")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, existing_store, output_format
+from reflong.cli.options import db_option, existing_store, hold_store, output_format, require_store
+from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 
 
@@ -176,7 +177,10 @@ def audit_import(ctx, sub_db, sheet, who) -> None:
     """Read a filled review sheet back and store its verdicts (rows with an empty verdict are skipped)."""
     from reflong.assemble.audit import import_sheet
 
-    result = import_sheet(existing_store(sub_db or ctx.obj["db_path"]), Path(sheet), who)
+    db = sub_db or ctx.obj["db_path"]
+    require_store(db)
+    hold_store(db)
+    result = import_sheet(open_store(db), Path(sheet), who)
     click.echo(
         f"{result.stored} verdicts stored, {result.unchanged} unchanged, {result.blank} rows without a verdict."
     )
@@ -196,7 +200,9 @@ def audit_verdict(ctx, sub_db, edge, verdict, why, who) -> None:
     from reflong.db.engine import session_for
 
     key = EdgeKey.parse(edge)
-    engine = existing_store(sub_db or ctx.obj["db_path"])
+    require_store(sub_db or ctx.obj["db_path"])
+    hold_store(sub_db or ctx.obj["db_path"])
+    engine = open_store(sub_db or ctx.obj["db_path"])
     with session_for(engine) as session:
         changed = record_verdict(session, key, verdict, why=why, who=who)
         session.commit()

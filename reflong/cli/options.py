@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import os
+from collections.abc import Callable
+
 import click
 
 from reflong.db.engine import DEFAULT_DB_PATH
@@ -17,6 +21,12 @@ db_option = click.option(
     help="SQLite store (ingest, paper and synth runs create it; other commands need an existing one). "
     "Env: REFLONG_DB.",
 )
+
+
+# Seeds are stored in the store's build rows (SQLite INTEGER: signed 64-bit) and in manifests, and
+# numpy's generators take no negative seed: one range for every command, checked before any output
+# is written (a larger seed used to write a full output set, then crash on the build row).
+SEED = click.IntRange(0, 2**63 - 1)
 
 
 def output_format(choices: tuple[str, ...], help: str):
@@ -62,20 +72,38 @@ def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     return [v for v in allowed if v in items]
 
 
-def existing_store(db_path: str):
-    """Open the store for a command that needs one already filled (stats, report, audit, edges,
-    refs, parse, cite, resolve): a missing file is a one-line error, not a new empty store that
-    would make the next command look at nothing."""
+def require_store(db_path: str) -> None:
+    """A command that needs a store already filled (stats, report, audit, edges, refs, parse,
+    cite, resolve) refuses a missing one in one line, before anything (not even the writer lock
+    file) is created: an empty new store would make the next command look at nothing."""
     from pathlib import Path
-
-    from reflong.db.engine import open_store
 
     if not Path(db_path).exists():
         raise ReflongError(
             f"no store at {db_path}: nothing has been ingested there; run `reflong-build ingest` "
             "(or `paper`) first, or point --db (env REFLONG_DB) at an existing store"
         )
+
+
+def existing_store(db_path: str):
+    """``open_store`` for a store that must exist already (see ``require_store``)."""
+    from reflong.db.engine import open_store
+
+    require_store(db_path)
     return open_store(db_path)
+
+
+def writes_existing_store(func: Callable) -> Callable:
+    """``writes_store`` for commands that work on what is already stored (parse, cite, resolve):
+    the store must exist before the writer lock is taken."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        require_store(kwargs["db_path"])
+        hold_store(kwargs["db_path"], kwargs.pop("wait_lock"))
+        return func(*args, **kwargs)
+
+    return db_option(wait_lock_option(wrapper))
 
 
 no_baselines_option = click.option(
@@ -92,3 +120,45 @@ def baseline_sections(seed: int, skip: bool) -> list:
     from reflong.evaluate.baseline_run import BaselineCardSection
 
     return [BaselineCardSection(seed)]
+
+
+wait_lock_option = click.option(
+    "--wait-lock",
+    type=click.FloatRange(min=0),
+    default=0,
+    show_default=True,
+    envvar="REFLONG_WAIT_LOCK",
+    help="Seconds to wait for another run writing to the same --db (0: refuse at once). "
+    "Env: REFLONG_WAIT_LOCK.",
+)
+
+
+def hold_store(db_path: str, wait_s: float | None = None) -> None:
+    """Take the store's writer lock until the current command ends (one writer per store).
+
+    ``wait_s`` None reads ``REFLONG_WAIT_LOCK`` (for subcommands without the option).
+    """
+    from reflong.db.lock import writer_lock
+
+    ctx = click.get_current_context()
+    if wait_s is None:
+        try:
+            wait_s = float(os.environ.get("REFLONG_WAIT_LOCK", "0") or 0)
+        except ValueError:
+            wait_s = 0.0
+    command = " ".join(["reflong-build", *ctx.command_path.split()[1:]])  # argv[0] may be "-c"
+    ctx.with_resource(writer_lock(db_path, command, wait_s))
+
+
+def writes_store(func: Callable) -> Callable:
+    """``--db`` and ``--wait-lock`` for a command that writes: the writer lock is held throughout.
+
+    Put it right under ``@click.command()``, so the lock is taken before the command's body runs.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        hold_store(kwargs["db_path"], kwargs.pop("wait_lock"))
+        return func(*args, **kwargs)
+
+    return db_option(wait_lock_option(wrapper))

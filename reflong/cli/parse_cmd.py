@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import db_option, existing_store
+from reflong.cli.options import existing_store, writes_existing_store
+from reflong.errors import ReflongError
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
 from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
 from reflong.progress import tqdm_progress
 
 
 @click.command()
-@db_option
+@writes_existing_store
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
 @click.option(
     "--chunk-tokens",
@@ -78,6 +79,8 @@ def parse(
             else ""
         )
     )
+    if why := nothing_parsed(report):
+        raise ReflongError(why)
 
 
 COMMANDS = [parse]

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from reflong.cli.options import (
+    SEED,
     baseline_sections,
     choice_list,
     lengths_option,
@@ -50,7 +51,7 @@ def _common(func):
             help="Output folder [default: ./Ref-Long-A or ./Ref-Long-F].",
         ),
         click.option(
-            "--seed", type=int, default=None, help="Random seed [default: 0; 2024 with the preset]."
+            "--seed", type=SEED, default=None, help="Random seed [default: 0; 2024 with the preset]."
         ),
         click.option(
             "--preset",
@@ -134,6 +135,8 @@ def _lengths_syntax(value: str) -> None:
     """The shape of --lengths (the document budget, given later, decides M)."""
     from reflong.assemble.synthetic import parse_lengths
 
+    if not value.replace(",", "").strip():
+        raise ReflongError("no length given; use e.g. 8K,16K (or leave the option out)")
     parse_lengths(value, 1)
 
 

@@ -1,5 +1,6 @@
 """Commands that only read do not create a store (issue 12, item 14), and clear words for a
-future --since and an unknown paper."""
+future --since and an unknown paper. (`audit import`/`audit verdict` write verdicts, which may
+precede their edges, so they may start a store.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from reflong.db.engine import open_store
         ["report", "--out", "{tmp}/out"],
         ["audit"],
         ["audit", "export", "--csv", "{tmp}/r.csv"],
-        ["audit", "verdict", "2405.00001v1->2403.00001", "reject"],
         ["edges"],
         ["refs", "--paper", "2405.00001"],
         ["parse"],

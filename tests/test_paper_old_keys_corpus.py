@@ -19,7 +19,7 @@ from reflong.servers.arxiv_server import ArxivServer
 
 ARGS = [
     "--since", "2022-12", "--pool-months", "30", "--distractor-months", "12", "--categories", "",
-    "--trim", "--max-doc-tokens", "4000", "--lengths", "4K:2,6K:3", "--difficulty", "easy",
+    "--trim", "--max-doc-tokens", "4000", "--lengths", "4K:3,6K:4", "--difficulty", "easy",
     "--tasks", "15", "--seed", "3",
 ]  # fmt: skip
 
@@ -72,15 +72,15 @@ def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corp
     assert (out / "report.html").is_file()
     (out / "notes.md").write_text("my notes")
     args = [*ARGS, "--db", db, "--reuse-db", "--seeds", str(corpus_dir / "seeds.jsonl"), "--out", str(out)]
-    args[args.index("4K:2,6K:3")] = "4K:2"
+    args[args.index("4K:3,6K:4")] = "6K:4"
     result = CliRunner().invoke(main, ["paper", *args])
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / "manifest.json").read_text())
     listed = {o["path"] for o in manifest["outputs"]} | {"manifest.json"}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert on_disk == listed | {"notes.md"}
-    assert not (out / "easy_6K.json").exists() and not (out / "report.html").exists()
-    assert "removed 4 of its files" in result.output  # easy_6K json, answers, parquet; report.html
+    assert not (out / "easy_4K.json").exists() and not (out / "report.html").exists()
+    assert "removed 4 of its files" in result.output  # easy_4K json, answers, parquet; report.html
 
 
 def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built, monkeypatch, tmp_path):
@@ -89,6 +89,6 @@ def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built,
     _tmp, out, _ = built
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf_cache"))
     check_card(out, SHARED | {"key_arxiv_id", "evidence"})  # one `setting` column, no `difficulty`
-    rows = pq.read_table(out / "data" / "easy_4K.parquet").to_pylist()
+    rows = pq.read_table(out / "data" / "easy_6K.parquet").to_pylist()
     assert {r["setting"] for r in rows} == {"easy"} and "difficulty" not in rows[0]
     assert "## Ground truth checks" in (out / "README.md").read_text()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, existing_store, hold_store, output_format, require_store
+from reflong.cli.options import db_option, existing_store, hold_store, output_format
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 
@@ -178,7 +178,6 @@ def audit_import(ctx, sub_db, sheet, who) -> None:
     from reflong.assemble.audit import import_sheet
 
     db = sub_db or ctx.obj["db_path"]
-    require_store(db)
     hold_store(db)
     result = import_sheet(open_store(db), Path(sheet), who)
     click.echo(
@@ -200,7 +199,6 @@ def audit_verdict(ctx, sub_db, edge, verdict, why, who) -> None:
     from reflong.db.engine import session_for
 
     key = EdgeKey.parse(edge)
-    require_store(sub_db or ctx.obj["db_path"])
     hold_store(sub_db or ctx.obj["db_path"])
     engine = open_store(sub_db or ctx.obj["db_path"])
     with session_for(engine) as session:

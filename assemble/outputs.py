@@ -1,4 +1,5 @@
-"""Writers shared by every subset: Ref-Long JSON, a `datasets` parquet dataset, card, manifest.
+"""Writers shared by every subset: Ref-Long JSON, a `datasets` parquet dataset, manifest (the card:
+``assemble.dataset_card``).
 
 Why here and generic: the A, F and Paper subsets must produce the same kinds of files, and a user
 drops our JSON files where Ref-Long's evaluation expects theirs. The released files are exactly
@@ -29,19 +30,6 @@ MANIFEST_NAME = "manifest.json"
 CARD_NAME = "README.md"
 DATA_DIR = "data"
 ANSWERS_DIR = "answers"
-DEFAULT_COLUMNS = (
-    "task_id",
-    "subset",
-    "setting",
-    "length",
-    "n_documents",
-    "layout",
-    "key",
-    "documents [index, doc_id, n_tokens, text]",
-    "answer",
-    "prompt",
-    "prompt_tokens",
-)
 
 
 @dataclass(frozen=True)
@@ -475,67 +463,6 @@ def config_stats(config: str, tasks: Sequence[TaskRecord]) -> ConfigStats:
         prompt_tokens=_min_mean_max(t.prompt_tokens for t in tasks),
         document_tokens=_min_mean_max(docs.values()),
     )
-
-
-def _sizes_text(sizes: Mapping[int, int]) -> str:
-    return ", ".join(f"{k}:{v}" for k, v in sorted(sizes.items()))
-
-
-def render_card(
-    title: str,
-    description: str,
-    stats: Sequence[ConfigStats],
-    settings: Mapping[str, object],
-    tokenizer: str,
-    prompt_files: Mapping[str, str],
-    with_data: bool = True,
-    columns: Sequence[str] = DEFAULT_COLUMNS,
-    answers_dir: str = ANSWERS_DIR,
-) -> str:
-    """A Hugging Face dataset card: YAML ``configs`` (one per configuration, split ``test``) and
-    statistics tables. ``prompt_files`` maps config -> its Ref-Long prompt file (relative);
-    ``with_data=False`` when no parquet files were written."""
-    lines = ["---", "configs:" if with_data else "configs: []"]
-    for s in stats if with_data else ():
-        lines += [
-            f"- config_name: {s.config}",
-            "  data_files:",
-            "  - split: test",
-            f"    path: {DATA_DIR}/{s.config}.parquet",
-        ]
-    lines += ["---", "", f"# {title}", "", description.strip(), ""]
-    lines += ["## Settings", "", "| setting | value |", "|---|---|"]
-    lines += [f"| {k} | {json.dumps(v, ensure_ascii=False)} |" for k, v in settings.items()]
-    lines += [
-        "",
-        "## Files",
-        "",
-        *(
-            [f"- `{DATA_DIR}/<config>.parquet`: one row per task (columns {', '.join(columns)})."]
-            if with_data
-            else []
-        ),
-        "- Ref-Long JSON, drop-in for Ref-Long's evaluation: prompts in "
-        + ", ".join(sorted({f"`{Path(p).parent.as_posix()}/`" for p in prompt_files.values()}))
-        + f' (`{{"i": [key, prompt]}}`), answers in `{answers_dir}/<config>_answers.json` '
-        '(`{"i": [key, [indexes]]}`).',
-        f"- `{MANIFEST_NAME}`: tool version, settings, input and output sha256.",
-        "",
-        "## Statistics",
-        "",
-        f"Tokens counted with `{tokenizer}`. Answer-set size `s:n` means n tasks have s correct documents.",
-        "",
-        "| config | tasks | M | distinct keys | answer-set size: tasks | mean "
-        "| prompt tokens min / mean / max | document tokens min / mean / max |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for s in stats:
-        p, d = s.prompt_tokens, s.document_tokens
-        lines.append(
-            f"| {s.config} | {s.tasks} | {s.n_documents} | {s.distinct_keys} | {_sizes_text(s.answer_sizes)} "
-            f"| {s.mean_answer_size:.2f} | {p[0]} / {p[1]} / {p[2]} | {d[0]} / {d[1]} / {d[2]} |"
-        )
-    return "\n".join(lines) + "\n"
 
 
 # -- manifest ------------------------------------------------------------------------------------

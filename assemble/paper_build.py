@@ -230,18 +230,30 @@ def _date_safe(doc: PaperDoc, key: KeyCandidate) -> bool:
 def _verified_keys(
     inputs: PaperInputs, fitted: dict[str, PaperDoc], verifier: Verifier, report: BuildReport
 ) -> list[KeyCandidate]:
+    """Positives that still cite the key in their final text.
+
+    A distractor-window paper is a positive when it is dated after the key (a key older than the
+    distractor window, e.g. from ``--seeds``, can be cited by it); one dated before the key cannot
+    cite it, so its edge is a resolver false positive (invariant 3) and it is dropped."""
     keys = []
     for key in sorted(inputs.keys, key=lambda k: k.arxiv_id):
         kept = []
         for ref in sorted(key.positives):
             if ref not in fitted:
                 continue  # left out by the budget: not in any prompt, so not a positive either
+            if ref in inputs.distractors and _date_safe(fitted[ref], key) and not _audited(key, ref):
+                continue  # cannot cite by date: counted as a false positive with the negatives
             if verifier.cites(fitted[ref], key) is None:
                 report.dropped_positives[f"{key.arxiv_id} <- {ref}"] = "final text does not reference the key"
                 continue
             kept.append(ref)
         keys.append(KeyCandidate(key.arxiv_id, key.title, key.first_published, tuple(kept), key.evidence))
     return keys
+
+
+def _audited(key: KeyCandidate, ref: str) -> bool:
+    evidence = key.evidence.get(ref)
+    return evidence is not None and (evidence.method == "audit" or evidence.method.endswith("+audit"))
 
 
 def _negative_pools(
@@ -259,6 +271,8 @@ def _negative_pools(
         distractors = []
         for ref in distractor_refs:
             doc = fitted[ref]
+            if ref in key.positives:
+                continue  # dated after the key and citing it: a positive (see _verified_keys)
             if not _date_safe(doc, key):
                 report.date_unsafe_excluded += 1
                 continue

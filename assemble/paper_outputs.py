@@ -1,7 +1,8 @@
 """Writing a Paper build: Ref-Long JSON, the `datasets` parquet files, card and manifest.
 
 Reuses the writers every subset shares (``assemble.outputs``); what is Paper-specific is the
-extra columns (difficulty, key_arxiv_id, evidence, each document's arXiv id and version) and the
+extra columns (key_arxiv_id, evidence, each document's arXiv id and version; the difficulty is the
+shared ``setting`` column, not a second column) and the
 provenance in the manifest: every paper with its version and PDF sha256.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reflong.assemble import outputs
+from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
 from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
 from reflong.progress import ProgressFactory, null_progress
@@ -30,11 +32,27 @@ negatives.
 
 
 COLUMNS = (
-    *(c for c in outputs.DEFAULT_COLUMNS if not c.startswith("documents")),
-    "documents [index, doc_id, arxiv_id, version, pdf_sha256, n_tokens, text]",
-    "difficulty",
-    "key_arxiv_id",
-    "evidence [index, arxiv_id, version, reference, method, score]",
+    *((name, meaning) for name, meaning in SHARED_COLUMNS if name != "documents"),
+    (
+        "documents",
+        "The papers in prompt order: `index` (0-based position), `doc_id` (`<arXiv id>v<version>`), "
+        "`arxiv_id`, `version`, `pdf_sha256` (of the PDF the text came from), `n_tokens`, `text` "
+        "(body, then references).",
+    ),
+    ("key_arxiv_id", "arXiv id of the seed paper whose title is the key."),
+    (
+        "evidence",
+        "Per answer document: `index`, `arxiv_id`, `version`, the `reference` entry that cites the key, "
+        "the resolver's `method` (arxiv_id, doi, title, audit) and `score`.",
+    ),
+)
+META = CardMeta(
+    source_datasets=("original",),
+    license_note="The documents are arXiv papers (text extracted from their PDFs). Each paper stays under "
+    "the license its authors chose on arXiv; every document is listed by arXiv id and version "
+    "(`documents.arxiv_id`, `manifest.json`) so that its license can be checked before redistribution. "
+    "The task files and card are produced by reflong-build (MIT).",
+    columns=COLUMNS,
 )
 
 
@@ -51,7 +69,6 @@ def _features():
     }
     return outputs.dataset_features(
         extra_features={
-            "difficulty": Value("string"),
             "key_arxiv_id": Value("string"),
             "evidence": List(evidence),
         },
@@ -86,7 +103,7 @@ def to_record(task: RenderedTask, layout: str) -> outputs.TaskRecord:
         prompt=task.prompt,
         prompt_tokens=task.prompt_tokens,
         layout=layout,
-        extra={"difficulty": task.difficulty, "key_arxiv_id": task.key.arxiv_id, "evidence": task.evidence()},
+        extra={"key_arxiv_id": task.key.arxiv_id, "evidence": task.evidence()},
     )
 
 
@@ -186,21 +203,22 @@ def write_paper_outputs(
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME
-    card_text = outputs.render_card(
+    extra = _report_section(report)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        extra += text
+        files += written
+    card_text = render_card(
         TITLE,
         DESCRIPTION,
         stats,
         run_settings,
         settings.tokenizer,
         prompt_files,
-        columns=COLUMNS,
+        META,
         answers_dir=".",
+        extra_sections=extra,
     )
-    card_text += _report_section(report)
-    for section in card_sections:
-        text, written = section.render(out_dir)
-        card_text += text
-        files += written
     outputs.write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])

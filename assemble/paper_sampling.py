@@ -86,7 +86,11 @@ def plan_tasks(
         many = sample_many and m > hi
         need = max_docs - (lo if many else m)  # a sampled task may take as few as lo positives
         available = len(pool.distractors) + (len(pool.confusers) if difficulty == "hard" else 0)
-        if not (lo <= m <= hi or many):
+        if hi < lo:  # the shortest task cannot hold lo positives and one negative
+            report.skipped_keys[key.arxiv_id] = (
+                f"M={min(n for _, n in lengths)} leaves no room for {lo} positives and a negative"
+            )
+        elif not (lo <= m <= hi or many):
             report.skipped_keys[key.arxiv_id] = f"{m} positives, outside {lo}-{hi}"
         elif available < need:
             report.skipped_keys[key.arxiv_id] = f"only {available} negatives, {need} needed for M={max_docs}"

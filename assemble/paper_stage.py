@@ -17,6 +17,7 @@ from sqlmodel import select
 
 from reflong import __version__
 from reflong.assemble import outputs
+from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask, assemble_paper
 from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
@@ -36,6 +37,7 @@ class PaperBuildResult:
     stats: list[outputs.ConfigStats]
     report: BuildReport
     changes: list[str] = field(default_factory=list)  # vs the previous build with the same settings
+    removed: list[str] = field(default_factory=list)  # the previous build's files in out_dir, removed
 
     def line(self) -> str:
         fp = len(self.report.distractor_false_positives)
@@ -143,6 +145,7 @@ def run_paper_build(
     provenance = {"window": window, "seeds": "file" if seed_ids is not None else "window", "papers": papers}
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    claim = claim_outputs(out_dir)
     report_path = out_dir / REPORT_NAME
     outputs.write_atomic(
         report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
@@ -157,6 +160,7 @@ def run_paper_build(
         progress=progress,
         card_sections=card_sections,
     )
+    removed = claim.finish(files)
     hashes = {p.relative_to(out_dir).as_posix(): outputs.sha256_file(p) for p in [*files, manifest]}
     settings_json = json.dumps(settings.to_json(), sort_keys=True)
     with session_for(engine) as session:
@@ -188,4 +192,4 @@ def run_paper_build(
         session.commit()
         changes = _describe_changes(old_tasks, rows, inputs.verdicts) if previous else []
         build_id = build.id
-    return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes)
+    return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes, removed)

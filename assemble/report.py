@@ -24,6 +24,7 @@ from reflong.assemble import plots
 from reflong.assemble.audit import KIND_ORDER, build_queue
 from reflong.assemble.build_lookup import find_build
 from reflong.assemble.outputs import atomic_target
+from reflong.assemble.outputs_ownership import REPORT_MARKER, REPORT_NAME
 from reflong.assemble.report_eval import evaluation_section, load_evaluations
 from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
@@ -436,6 +437,7 @@ def render_report(data: ReportData) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
+        f"{REPORT_MARKER}"
         f"<title>reflong-build report: build {escape(str(b['id']))}</title>"
         f"<style>{_CSS}</style></head><body><main>"
         f'<h1>Build report</h1><div class="sub">{sub}</div>'
@@ -449,7 +451,7 @@ def render_report(data: ReportData) -> str:
 
 def write_report(data: ReportData, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "report.html"
+    path = out_dir / REPORT_NAME
     html = render_report(data)
     with atomic_target(path) as tmp:  # a reader never sees half a report; a failure leaves none
         tmp.write_text(html, encoding="utf-8")

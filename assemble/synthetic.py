@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reflong.assemble import outputs
+from reflong.assemble.dataset_card import CardMeta, render_card
+from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
 from reflong.assemble.sampling import answer_positions, cumulative_tasks
 from reflong.errors import ReflongError
@@ -76,6 +78,7 @@ class BuildResult:
     stats: list[outputs.ConfigStats]
     files: list[Path]
     manifest: Path
+    removed: list[str] = field(default_factory=list)  # the previous build's files no longer written
 
 
 def build_configs(
@@ -190,6 +193,7 @@ def run_build(
     inputs: Sequence[dict],
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
+    meta: CardMeta | None = None,
     card_sections: Sequence[outputs.CardSection] = (),
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
@@ -197,6 +201,7 @@ def run_build(
     ``write_dataset=False`` skips the parquet files (tests of the JSON alone); the card and
     manifest are always written."""
     out_dir = Path(out_dir)
+    claim = claim_outputs(out_dir)
     features = outputs.dataset_features()
     files: list[Path] = []
     stats: list[outputs.ConfigStats] = []
@@ -217,12 +222,25 @@ def run_build(
             files += writer.files
             stats.append(writer.stats)
     card = out_dir / outputs.CARD_NAME
-    card_text = outputs.render_card(title, description, stats, settings, tokenizer.name, prompt_files, write_dataset)
+    extra = ""
     for section in card_sections:
         text, written = section.render(out_dir)
-        card_text += text
+        extra += text
         files += written
-    outputs.write_atomic(card, card_text.encode("utf-8"))
+    outputs.write_atomic(
+        card,
+        render_card(
+            title,
+            description,
+            stats,
+            settings,
+            tokenizer.name,
+            prompt_files,
+            meta or CardMeta(("original",), "See the licenses of the input texts."),
+            write_dataset,
+            extra_sections=extra,
+        ).encode("utf-8"),
+    )
     files.append(card)
     manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
-    return BuildResult(stats, files, manifest)
+    return BuildResult(stats, files, manifest, claim.finish(files))

@@ -106,6 +106,38 @@ def _is_author_piece(piece: str) -> bool:
     return bool(_INITIAL.match(last))
 
 
+_NAME_WORDS = frozenset(
+    [
+        "and",
+        "et",
+        "al",
+        "van",
+        "von",
+        "de",
+        "der",
+        "den",
+        "da",
+        "di",
+        "la",
+        "le",
+        "du",
+        "del",
+        "dos",
+        "ten",
+        "ter",
+        "bin",
+    ]
+)
+
+
+def _looks_like_title(piece: str) -> bool:
+    """Several words, at least two of them lower case and not name particles: prose, not names
+    ("Training language models to follow ..." vs "L., Mishkin, P., Zhang, C.")."""
+    words = re.findall(r"[^\W\d_][\w'-]*", piece)
+    lower = [w for w in words if w[0].islower() and w not in _NAME_WORDS]
+    return len(words) >= 3 and len(lower) >= 2
+
+
 def _surnames(block: str) -> list[str]:
     """Author surnames from an author block in "F. Last, F. Last, and F. Last" or "Last, F." forms."""
     block = re.sub(r"\bet al\.?", "", block)
@@ -133,6 +165,8 @@ def parse_entry(raw: str) -> ParsedEntry:
     i = 0
     author_parts: list[str] = []
     while i < len(pieces):
+        if author_parts and _is_author_piece(author_parts[-1]) and _looks_like_title(pieces[i]):
+            break  # "..., and Lowe, R." ended the authors ("Last, F." style): this is the title
         author_parts.append(pieces[i])
         i += 1
         if not _is_author_piece(pieces[i - 1]):

@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-RESOLVER_VERSION = "resolve-2"
+RESOLVER_VERSION = "resolve-3"  # 3: every exact occurrence of a title is scored
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -207,7 +207,20 @@ class SeedIndex:
         al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
         if al is None:
             return 0.0, -1, ""
-        lo, hi = al.dest_start, max(al.dest_end, al.dest_start + 1)
+        best = self._field_at(seed, ref, al.dest_start, max(al.dest_end, al.dest_start + 1))
+        if best[0] < 100.0:
+            # The title may occur more than once (its own field, and inside a URL such as
+            # ".../Training_language_models_to_follow_..."): the alignment finds one occurrence,
+            # so every exact occurrence is scored too and the best field wins.
+            at = ref.plain.find(seed.plain)
+            while at >= 0:
+                best = max(best, self._field_at(seed, ref, at, at + len(seed.plain)), key=lambda f: f[0])
+                at = ref.plain.find(seed.plain, at + 1)
+        return best
+
+    @staticmethod
+    def _field_at(seed: _Seed, ref: _Ref, lo: int, hi: int) -> tuple[float, int, str]:
+        """The reference field around characters ``lo:hi`` of ``ref.plain``, scored against the seed."""
         first = max(0, bisect.bisect_right(ref.starts, lo) - 1)
         last = max(first, bisect.bisect_right(ref.starts, hi - 1) - 1)
         # The window has the seed's length, so a shorter (truncated, typo'd) title drags in a

@@ -28,8 +28,10 @@ import itertools
 import re
 from dataclasses import dataclass
 
-SPLITTER_VERSION = "split-3"  # split-3: sampled numbered lists (gaps) are one entry per line
-MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
+SPLITTER_VERSION = "split-4"  # 3: sampled numbered lists; 4: long entries keep their tail
+MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several, or a huge author list; it is cut
+_KEEP_HEAD = 600  # of a cut entry: its first authors ...
+_CUT_MARK = " [...] "  # ... and, after this mark, its tail: title, venue, ids come after the authors
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")
 _LABEL = re.compile(r"^\s*\[[^\]\d][^\]]{1,80}\]\s+")  # "[Askell et al., 2021] Askell, A., ..."
@@ -211,5 +213,21 @@ def _split_lines(lines: list[str]) -> list[str]:
     return entries
 
 
+def _cut_text(e: str) -> str:
+    """Bound one entry to ``MAX_ENTRY_CHARS``, keeping its head (first authors) and its tail.
+
+    Big technical reports list hundreds of authors (GPT-4's entry has ~280, 4,215 characters) and
+    put the title, venue and arXiv id last: cutting the end would lose exactly what identifies the
+    work. The bound itself stays, so a garbled run-on cannot become one string that matches
+    everything."""
+    if len(e) <= MAX_ENTRY_CHARS:
+        return e
+    tail = MAX_ENTRY_CHARS - _KEEP_HEAD - len(_CUT_MARK)
+    head_end = e.rfind(", ", 0, _KEEP_HEAD)  # cut between two names, not inside one
+    head = e[: head_end + 1 if head_end > 0 else _KEEP_HEAD]
+    start = e.find(", ", len(e) - tail)
+    return head + _CUT_MARK + (e[start + 2 :] if 0 <= start < len(e) - 200 else e[-tail:])
+
+
 def _cut(entries: list[RefEntry]) -> list[RefEntry]:
-    return [RefEntry(e.marker, e.text[:MAX_ENTRY_CHARS]) for e in entries if e.text.strip()]
+    return [RefEntry(e.marker, _cut_text(e.text)) for e in entries if e.text.strip()]

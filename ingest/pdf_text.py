@@ -29,7 +29,7 @@ import pymupdf
 from reflong.errors import ReflongError
 
 #: Bump when the output for the same PDF bytes changes: parses are keyed by (sha256, this).
-PARSER_VERSION = "reflong-pymupdf/1"
+PARSER_VERSION = "reflong-pymupdf/2"  # 2: page 1's title block is kept (not a running header)
 
 # PyMuPDF's default word flags (as plain get_text() uses): ligatures are kept as single glyphs,
 # which is cheaper than having MuPDF expand them, and NFKC expands them at the end anyway.
@@ -290,13 +290,19 @@ def _drop_furniture(pages: list[list[Block]], heights: list[float], widths: list
                 seen.add(_furniture_key(b.text))
         counts.update(seen)
     repeat = 3 if n_pages > 4 else 2
+    # Page 1's title block often sits in the header zone and later pages repeat the title as their
+    # running header; in a larger font than the body it is the paper's title, not furniture.
+    first_lines = sorted(ln.height for b in pages[0] for ln in b.lines) if pages else []
+    body_height = first_lines[len(first_lines) // 2] if first_lines else 0.0
     for i, (blocks, h, w) in enumerate(zip(pages, heights, widths, strict=False)):
         keep = []
         for b in blocks:
             text = " ".join(b.text.split())
             if _ARXIV_STAMP.match(text) or _ARXIV_FIGURE_NOTE.match(text):
                 continue
-            if in_zone(b, h) and (_PAGE_NUMBER.match(text) or counts[_furniture_key(text)] >= repeat):
+            title_block = i == 0 and body_height > 0 and min(ln.height for ln in b.lines) >= 1.2 * body_height
+            repeated = counts[_furniture_key(text)] >= repeat and not title_block
+            if in_zone(b, h) and (_PAGE_NUMBER.match(text) or repeated):
                 continue
             if (b.x1 < 0.12 * w or b.x0 > 0.88 * w) and all(ln.text.isdigit() for ln in b.lines):
                 continue  # margin line numbers

@@ -155,6 +155,10 @@ def test_report_is_deterministic_and_flags_tampered_outputs(built):
 
 
 def test_report_errors_are_one_line(tmp_path):
+    from reflong.db import open_store
+
+    for name in ("empty.db", "e.db"):  # existing but empty stores (a missing one: test_cli_readonly)
+        open_store(tmp_path / name).dispose()
     result = CliRunner().invoke(main, ["report", "--out", str(tmp_path), "--db", str(tmp_path / "empty.db")])
     assert result.exit_code == 1
     assert "the store has no build yet" in result.output

@@ -157,7 +157,7 @@ def test_cli_edges_refs_and_stats(store):
     assert len(refs) == 94 and refs[0]["order"] == 1
     assert any(r["arxiv_id"] == "2004.05150" for r in refs)
     out = runner.invoke(main, ["refs", "--db", str(path), "--paper", "9999.99999"])
-    assert out.exit_code == 1 and "no references stored" in out.output
+    assert out.exit_code == 1 and "unknown paper 9999.99999" in out.output
     out = runner.invoke(main, ["stats", "--db", str(path), "--format", "json"])
     stats = json.loads(out.output)
     assert stats["references"] > 1000 and stats["edges"]["accept"] >= 79

@@ -65,3 +65,24 @@ def test_hard_tasks_have_four_or_five_positives_and_confusers(demo_out):
     assert {len(v[1]) for v in easy.values()} <= {2, 3, 4, 5}
     report = json.loads((out / "paper/build_report.json").read_text())
     assert report["keys_used"]["hard"] and report["dropped_tasks"] == []
+
+
+def test_the_printed_next_commands_work_on_what_the_demo_built(demo_out):
+    """The demo prints follow-up commands (issue 12, item 13); each runs as printed."""
+    import shlex
+
+    out, output = demo_out
+    lines = [line.split("#")[0].strip() for line in output.splitlines() if line.startswith("  reflong-build ")]
+    assert [shlex.split(line)[1] for line in lines] == ["report", "audit", "paper"]
+    results = {}
+    for line in lines:
+        args = shlex.split(line)[1:]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (line, result.output)
+        results[args[0]] = result.output
+        if args[0] == "report":
+            assert (out / "paper" / "report.html").is_file()
+    assert "build 2: 800 tasks in 8 files" in results["paper"] and "changed:" not in results["paper"]
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for line in lines:  # the README shows the same commands (with the default --out)
+        assert line.replace(str(out), "reflong-demo") in readme

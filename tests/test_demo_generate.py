@@ -314,6 +314,21 @@ def test_interrupted_run_is_finished_by_a_rerun(cat: Path, tmp_path: Path) -> No
     assert json.loads((out / "generator.json").read_text())["complete"] is True
 
 
+def test_parsed_documents_keep_their_own_title(cat: Path) -> None:
+    """Issue 12, item 11: the generator repeats the title as a running header on later pages;
+    the parser must keep page 1's title block (parser 1 lost it in about half the documents)."""
+    from reflong.ingest.pdf_text import parse_pdf
+
+    titles = {r["arxiv_id"]: r["title"] for r in _read(cat / "papers.jsonl")}
+    truth = _read(cat / "truth.jsonl")
+    kept = [
+        t
+        for t in truth
+        if norm_title(titles[t["paper"]]) in norm_title(parse_pdf(cat / t["file"]).body[:2000])
+    ]
+    assert len(kept) == len(truth) > 100
+
+
 def test_real_length_model_matches_the_corpus(tmp_path):
     """``lengths="real"``: planned lengths follow the corpus figures (bench/doc_lengths.py), and a
     rendered paper parses back to about its planned body and bibliography."""

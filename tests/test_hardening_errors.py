@@ -115,6 +115,7 @@ def test_enospc_from_any_stage_is_one_line(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "x"))
 
+    (tmp_path / "s.db").touch()  # stats needs an existing store (a missing one is its own error)
     monkeypatch.setattr(stats_cmd, "open_store", boom)
     result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "s.db")])
     assert result.exit_code == 1

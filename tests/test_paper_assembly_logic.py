@@ -124,3 +124,52 @@ def test_trim_keeps_references_whole_and_fits_budget():
     assert result.doc.n_tokens <= 1000 and result.doc.n_tokens > 900
     assert result.doc.text.endswith(refs) and result.doc.n_tokens == tok.count(result.doc.text)
     assert result.doc.body.endswith(".")  # cut at a sentence boundary
+
+
+def test_distractor_window_paper_citing_an_older_key_is_a_positive():
+    """Date safety is for negatives: a key older than the distractor window can be cited by a
+    distractor-window paper, and such a paper is a true positive, not a reason to drop the task."""
+    title = "Gamma Networks Revisited"
+    docs: dict[str, PaperDoc] = {}
+    citers = []
+    for j in range(3):  # distractor-window papers (2024-01) citing a 2023-06 key
+        d = _doc(f"2401.5{j:04d}", "2024-01-10", f"[1] A. Author. {title}. 2023.")
+        docs[d.ref] = d
+        citers.append(d.ref)
+    older = set()
+    for i in range(12):  # distractor-window papers dated before the key: the negatives
+        d = _doc(f"2305.{i:05d}", "2023-05-01", "[1] Unrelated older work. 2020.")
+        docs[d.ref] = d
+        older.add(d.ref)
+    # Also a distractor dated before the key with a resolver hit: still a false positive.
+    fp = _doc("2305.99999", "2023-05-20", f"[1] Z. {title}. 2023.")
+    docs[fp.ref] = fp
+    key = KeyCandidate("2306.00001", title, "2023-06-01", (*citers, fp.ref))
+    inputs = PaperInputs(
+        [key], docs, {*citers, *older, fp.ref}, {r: {key.arxiv_id} for r in citers}, {key.arxiv_id: title}
+    )
+    settings = PaperSettings(n_tasks=10, seed=2, difficulties=("easy",), lengths=(("8K", 6), ("12K", 8)))
+    tasks, report = assemble_paper(inputs, settings, Verifier(lambda refs: _gamma(refs, title)))
+    assert report.dropped_tasks == []
+    assert len(tasks) == 20
+    assert [f["paper"] for f in report.distractor_false_positives] == [fp.ref]
+    for task in tasks:
+        answer_refs = {task.documents[i].ref for i in task.answer}
+        assert answer_refs == set(citers)
+        for i, doc in enumerate(task.documents):
+            if i not in task.answer:
+                assert doc.version_date < key.first_published
+
+
+def _gamma(references: str, title: str) -> dict[str, Evidence]:
+    return {"2306.00001": Evidence(title, "title", 100.0, "accept")} if title.lower() in references.lower() else {}
+
+
+def test_key_with_more_positives_than_the_shortest_task_fits_it():
+    """M=3 with a 4-citer key crashed the sampler (negative sample size); every task now fits."""
+    inputs = _inputs()
+    pools = {k.arxiv_id: NegativePools(tuple(sorted(inputs.distractors))) for k in inputs.keys}
+    plans, _report = plan_tasks(inputs.keys, pools, "easy", 20, seed=1, lengths=(("4K", 3), ("8K", 8)))
+    assert plans and all(0 < len(p.answers["4K"]) < 3 for p in plans)
+    none, report = plan_tasks(inputs.keys, pools, "easy", 5, seed=1, lengths=(("4K", 2),))
+    assert none == [] and report.skipped_keys["2403.00001"] == "M=2 leaves no room for 2 positives and a negative"

@@ -215,13 +215,14 @@ def test_long_lengths_other_tokenizer_and_budget(tmp_path, data_dir: Path):
 
 
 def test_fruit_keys_and_strategy_prompt(tmp_path, data_dir: Path):
-    out = tmp_path / "fruit"
-    _a(data_dir, out, "--modes", "multi", "--levels", "easy", "--lengths", "8K", "--tasks", "10")
+    # Three builds, three folders: a build owns its --out (a rerun there replaces the old files).
+    stars_out, strategy_out, out = tmp_path / "stars", tmp_path / "strategy", tmp_path / "fruit"
+    _a(data_dir, stars_out, "--modes", "multi", "--levels", "easy", "--lengths", "8K", "--tasks", "10")
     small = ["--modes", "multi", "--levels", "easy", "--lengths", "8K", "--tasks", "10", "--no-dataset"]
-    _a(data_dir, out, "--key-style", "fruit", "--strategy-prompt", "--question-last", *small)
+    _a(data_dir, strategy_out, "--key-style", "fruit", "--strategy-prompt", "--question-last", *small)
     _a(data_dir, out, "--key-style", "fruit", *small)
-    data = json.loads((out / "ori_strategy" / "multi_fruits_easy_8K.json").read_text())
-    answers = json.loads((out / "answers" / "multi_fruits_easy_8K_answers.json").read_text())
+    data = json.loads((strategy_out / "ori_strategy" / "multi_fruits_easy_8K.json").read_text())
+    answers = json.loads((strategy_out / "answers" / "multi_fruits_easy_8K_answers.json").read_text())
     for tid, (key, prompt) in data.items():
         assert key in FRUITS and answers[tid][0] == key
         assert "build a dictionary while reading" in prompt.split("\n\n0: {")[0]
@@ -236,7 +237,7 @@ def test_fruit_keys_and_strategy_prompt(tmp_path, data_dir: Path):
         assert answers[tid][1] == holding
     plain = json.loads((out / "before" / "multi_fruits_easy_8K.json").read_text())
     assert "build a dictionary" not in plain["0"][1] and "counted" not in plain["0"][1]
-    stars = json.loads((out / "before" / "multi_stars_easy_8K.json").read_text())
+    stars = json.loads((stars_out / "before" / "multi_stars_easy_8K.json").read_text())
     assert len(stars) == 10 and "\u2605" in stars["0"][1]
 
 
@@ -250,9 +251,9 @@ def test_bad_options_give_one_line_errors(tmp_path, data_dir: Path):
     res = runner.invoke(main, ["a", "--haystack", hay, "--lengths", "8K,300K", "--out", str(tmp_path / "x")])
     assert res.exit_code == 1 and "essays give" in res.output and "Traceback" not in res.output
     res = runner.invoke(main, ["a", "--haystack", hay, "--lengths", "16K,8K"])
-    assert res.exit_code == 1 and "must grow" in res.output
+    assert res.exit_code == 2 and "must grow" in res.output and "'--lengths'" in res.output
     res = runner.invoke(main, ["a", "--haystack", hay, "--modes", "double"])
-    assert res.exit_code == 1 and "--modes" in res.output
+    assert res.exit_code == 2 and "'--modes'" in res.output
     empty = tmp_path / "empty"
     empty.mkdir()
     res = runner.invoke(main, ["a", "--haystack", str(empty)])

@@ -95,6 +95,7 @@ def test_outputs_take_subset_specific_columns(tmp_path):
     from datasets import Dataset, List, Value
 
     from reflong.assemble import outputs
+    from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
 
     docs = (
         outputs.DocumentRecord(0, "2403.00001", 3, "paper a", {"version": 2}),
@@ -133,11 +134,11 @@ def test_outputs_take_subset_specific_columns(tmp_path):
         and stats.prompt_tokens == (9, 9.0, 9)
         and stats.document_tokens == (3, 3.5, 4)
     )
-    card = outputs.render_card(
-        "T", "d", [stats], {"seed": 0}, "o200k_base", {"easy_30K": "easy_30K.json"}, True, list(features)
-    )
+    meta = CardMeta(("original",), "terms", (*SHARED_COLUMNS, ("key_arxiv_id", "the seed's id")))
+    card = render_card("T", "d", [stats], {"seed": 0}, "o200k_base", {"easy_30K": "easy_30K.json"}, meta)
     assert (
-        "| easy_30K | 1 | 2 | 1 | 1:1 | 1.00 | 9 / 9.0 / 9 | 3 / 3.5 / 4 |" in card and "key_arxiv_id" in card
+        "| easy_30K | 1 | 2 | 1 | 1:1 | 1.00 | 9 / 9.0 / 9 | 3 / 3.5 / 4 |" in card
+        and "| `key_arxiv_id` | the seed's id |" in card
     )
     manifest = outputs.write_manifest(tmp_path, "paper", {"seed": 0}, [], [*written, path], [stats])
     data = json.loads(manifest.read_text())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import sys
 
 import click
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -33,6 +32,32 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted: work done so far is saved; rerun the same command to resume.", err=True)
             ctx.exit(130)
+
+
+class _StderrHandler(logging.Handler):
+    """Log records as lines on the *current* stderr (click's, so tests capture them too):
+    ``warning: ...`` for warnings and errors, the bare message for progress and information."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+            if record.levelno >= logging.WARNING or record.levelno < logging.INFO:
+                message = f"{record.levelname.lower()}: {message}"
+            click.echo(message, err=True)
+        except Exception:  # a logging failure must never break a run
+            self.handleError(record)
+
+
+def configure_logging(verbose: int, quiet: bool) -> None:
+    """One handler on the ``reflong`` logger, set once per invocation (idempotent: reinvoking
+    ``main`` in one process, as tests do, replaces it). Default INFO: progress lines, retries
+    (WARNING); ``-q``: errors only; ``-v``: debug detail as well."""
+    logger = logging.getLogger("reflong")
+    for handler in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
+        logger.removeHandler(handler)
+    logger.addHandler(_StderrHandler())
+    logger.setLevel(logging.ERROR if quiet else logging.DEBUG if verbose else logging.INFO)
+    logger.propagate = False
 
 
 _OS_ADVICE = {
@@ -93,7 +118,9 @@ def _store_error(exc: OperationalError | IntegrityError) -> str:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="reflong-build")
-def main() -> None:
+@click.option("-v", "--verbose", count=True, help="More detail on stderr (debug lines).")
+@click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr: no progress, no retry warnings.")
+def main(verbose: int, quiet: bool) -> None:
     """Build long-context referencing benchmarks (Ref-Long style).
 
     \b
@@ -104,7 +131,11 @@ def main() -> None:
       reflong-build parse                    PDFs -> clean text and ~1K-token chunks
       reflong-build stats                    what the store holds
     Everything lives in one SQLite file (--db, default ./reflong.db); every stage resumes.
+    Progress and retries go to stderr (a line every 30 s without a terminal); -q hides them.
     """
+    if verbose and quiet:
+        raise click.UsageError("-v and -q contradict each other; give one")
+    configure_logging(verbose, quiet)
 
 
 # One command group per module, in the order `--help` lists them.
@@ -121,21 +152,6 @@ COMMAND_MODULES = (
 )
 
 
-def _log_to_stderr() -> None:
-    """Warnings (retries, waits, fallbacks) and info of the ``reflong`` loggers go to stderr.
-
-    Through ``logging`` rather than the progress bars, so they show without a TTY (CI, nohup,
-    a pipe); the hardening issue adds -v/-q on top of this.
-    """
-    logger = logging.getLogger("reflong")
-    if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("reflong-build: %(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.WARNING)
-        logger.propagate = False
-
-
 def _register() -> None:
     import importlib
 
@@ -146,4 +162,3 @@ def _register() -> None:
 
 
 _register()
-_log_to_stderr()

@@ -9,8 +9,7 @@ import click
 from sqlmodel import Session, select
 
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
-from reflong.cli.options import db_option, output_format, writes_store
-from reflong.db.engine import open_store
+from reflong.cli.options import db_option, existing_store, output_format, writes_existing_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -20,7 +19,7 @@ listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON
 
 
 @click.command()
-@writes_store
+@writes_existing_store
 @click.option(
     "--grobid-url", default=None, help="GROBID server (e.g. http://localhost:8070); default: built-in parser."
 )
@@ -62,7 +61,7 @@ def cite(
     from reflong.citations.cite_stage import run_cite
 
     r = run_cite(
-        open_store(db_path),
+        existing_store(db_path),
         grobid_url,
         grobid_fallback,
         grobid_service,
@@ -83,7 +82,7 @@ def cite(
 
 
 @click.command()
-@writes_store
+@writes_existing_store
 @click.option(
     "--seeds",
     "seeds_file",
@@ -105,7 +104,7 @@ def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: 
     )
     if t.review > t.accept:
         raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
-    r = run_resolve(open_store(db_path), seeds_file, t, progress=tqdm_progress)
+    r = run_resolve(existing_store(db_path), seeds_file, t, progress=tqdm_progress)
     bands = ", ".join(f"{k}={v}" for k, v in r.edges.items()) or "none"
     click.echo(
         f"resolve: {r.seeds} seeds, {r.lists_resolved}/{r.lists} reference lists resolved "
@@ -155,7 +154,7 @@ def edges(db_path: str, seed: str | None, paper: str | None, bands: tuple[str, .
     """Print citation edges with their evidence (reference string, method, score, band)."""
     from reflong.db.citations import Citation
 
-    with Session(open_store(db_path)) as session:
+    with Session(existing_store(db_path)) as session:
         q = select(Citation)
         if seed:
             q = q.where(Citation.seed_arxiv_id.in_(_seed_ids(session, seed)))
@@ -206,14 +205,18 @@ def edges(db_path: str, seed: str | None, paper: str | None, bands: tuple[str, .
 @listing_format
 def refs(db_path: str, paper: str, fmt: str) -> None:
     """List a paper's parsed reference entries, as the resolver saw them."""
+    from reflong.db import Paper
     from reflong.db.citations import Reference
 
     pid, version = _paper_filter(paper)
-    with Session(open_store(db_path)) as session:
+    with Session(existing_store(db_path)) as session:
         q = select(Reference).where(Reference.arxiv_id == pid)
         if version is not None:
             q = q.where(Reference.version == version)
         rows = session.exec(q.order_by(Reference.version, Reference.order)).all()
+        known = rows or session.exec(select(Paper.arxiv_id).where(Paper.arxiv_id == pid)).first()
+    if not known:
+        raise ReflongError(f"unknown paper {paper}: not in the store {db_path}; `reflong-build stats` shows what is")
     if not rows:
         raise ReflongError(
             f"no references stored for {paper}; run `reflong-build parse` and `reflong-build cite`"

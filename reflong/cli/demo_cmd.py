@@ -7,6 +7,7 @@ Benches use the same catalogs as a scale source with known answers.
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import click
@@ -116,7 +117,7 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     from reflong.servers.arxiv_server import ArxivServer
 
     out = Path(out_dir)
-    since = "2024-03"
+    since, pool_months, distractor_months = "2024-03", 6, 6
     summary = generate(
         out / "catalog", SynthConfig(papers=papers, seed=seed, since=since), progress=tqdm_progress
     )
@@ -126,8 +127,8 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
         ctx.invoke(
             paper,
             since=since,
-            distractor_months=6,
-            pool_months=6,
+            distractor_months=distractor_months,
+            pool_months=pool_months,
             categories=(),
             arxiv_url=server.url,
             delay=0.0,
@@ -140,6 +141,25 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     click.echo(
         f"done: outputs in {out / 'paper'} (open {out / 'paper' / 'README.md'}); store {out / 'store.db'}"
     )
+    click.echo("next, on what the demo built:")
+    for command, why in next_commands(out, since, pool_months, distractor_months, seed):
+        click.echo(f"  {command}  # {why}")
+
+
+def next_commands(out: Path, since: str, pool_months: int, distractor_months: int, seed: int):
+    """The follow-up commands that work on a demo folder: its own store, window and outputs
+    (a plain `reflong-build paper --reuse-db` would look at ./reflong.db and the default window)."""
+    q = shlex.quote
+    db, paper_out = q(str(out / "store.db")), q(str(out / "paper"))
+    return [
+        (f"reflong-build report --db {db} --out {paper_out}", "one HTML page about the build"),
+        (f"reflong-build audit --db {db} --out {paper_out}", "edges that deserve a human look"),
+        (
+            f"reflong-build paper --db {db} --since {since} --pool-months {pool_months} "
+            f"--distractor-months {distractor_months} --seed {seed} --reuse-db --out {paper_out}",
+            "reassemble from the store, e.g. after audit verdicts",
+        ),
+    ]
 
 
 def _score_lexical_baseline(paper_dir: Path) -> None:

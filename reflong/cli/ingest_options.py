@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import click
@@ -17,9 +18,15 @@ from reflong.ingest.windows import parse_month
 def _since(_ctx, _param, value: str | None) -> str | None:
     if value is not None:
         try:
-            parse_month(value)
+            month = parse_month(value)
         except ReflongError as exc:
             raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
+        today = date.today()
+        if month > today.replace(day=1):
+            raise click.BadParameter(
+                f"the seed window {value} is in the future (today is {today:%Y-%m-%d}): no paper can be "
+                "in it yet; give a past month"
+            )
     return value
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import click
 
 from reflong.db.engine import DEFAULT_DB_PATH
+from reflong.errors import ReflongError
 
 db_option = click.option(
     "--db",
@@ -17,7 +18,8 @@ db_option = click.option(
     default=str(DEFAULT_DB_PATH),
     show_default=True,
     envvar="REFLONG_DB",
-    help="SQLite store (created if missing). Env: REFLONG_DB.",
+    help="SQLite store (ingest, paper and synth runs create it; other commands need an existing one). "
+    "Env: REFLONG_DB.",
 )
 
 
@@ -35,6 +37,73 @@ def output_format(choices: tuple[str, ...], help: str):
 
 
 format_option = output_format(("table", "json"), "Human-readable table or JSON for scripts.")
+
+
+def usage_error(option: str, exc: Exception) -> click.BadParameter:
+    """A value a command could only judge after parsing (e.g. lengths vs the document budget),
+    reported as click's usage error for ``option``: exit code 2, ``Invalid value for '--x'``."""
+    return click.BadParameter(str(exc), param_hint=f"'{option}'")
+
+
+def lengths_option(default: str | None, help: str, parse):
+    """``--lengths``, checked by ``parse(value)`` while click reads the options (so a bad value is a
+    usage error naming the option, before any work starts); the command gets the raw string and may
+    parse it again with settings that come later (A/F: the document budget)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            parse(value)
+        except (click.BadParameter, ValueError, ReflongError) as exc:
+            message = exc.message if isinstance(exc, click.BadParameter) else str(exc)
+            raise click.BadParameter(message, ctx, param) from None
+        return value
+
+    return click.option("--lengths", default=default, show_default=default is not None, help=help, callback=check)
+
+
+def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
+    """A comma-separated subset of ``allowed`` (in ``allowed``'s order), or a usage error."""
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise usage_error(option, ValueError(f"takes a comma-separated subset of {','.join(allowed)}; got {value!r}"))
+    return [v for v in allowed if v in items]
+
+
+def require_store(db_path: str) -> None:
+    """A command that needs a store already filled (stats, report, audit, edges, refs, parse,
+    cite, resolve) refuses a missing one in one line, before anything (not even the writer lock
+    file) is created: an empty new store would make the next command look at nothing."""
+    from pathlib import Path
+
+    if not Path(db_path).exists():
+        raise ReflongError(
+            f"no store at {db_path}: nothing has been ingested there; run `reflong-build ingest` "
+            "(or `paper`) first, or point --db (env REFLONG_DB) at an existing store"
+        )
+
+
+def existing_store(db_path: str):
+    """``open_store`` for a store that must exist already (see ``require_store``)."""
+    from reflong.db.engine import open_store
+
+    require_store(db_path)
+    return open_store(db_path)
+
+
+def writes_existing_store(func: Callable) -> Callable:
+    """``writes_store`` for commands that work on what is already stored (parse, cite, resolve):
+    the store must exist before the writer lock is taken."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        require_store(kwargs["db_path"])
+        hold_store(kwargs["db_path"], kwargs.pop("wait_lock"))
+        return func(*args, **kwargs)
+
+    return db_option(wait_lock_option(wrapper))
 
 
 no_baselines_option = click.option(

@@ -9,7 +9,7 @@ import click
 
 from reflong.assemble.paper_build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import SEED, baseline_sections, no_baselines_option, writes_store
+from reflong.cli.options import SEED, baseline_sections, lengths_option, no_baselines_option, writes_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -20,6 +20,8 @@ TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
 def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``."""
     out = []
+    if not text.strip():
+        raise click.BadParameter("give at least one length, e.g. 30K,45K")
     for part in (p.strip() for p in text.split(",") if p.strip()):
         m = re.fullmatch(r"(\d+)K(?::(\d+))?", part, re.I)
         if not m:
@@ -44,9 +46,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 
 @click.command()
 @ingest_options
-@click.option(
-    "--lengths", default="30K,45K,60K,75K", show_default=True, help="Nominal lengths (30K:8 sets M)."
-)
+@lengths_option("30K,45K,60K,75K", "Nominal lengths (30K:8 sets M).", parse_lengths)
 @click.option(
     "--difficulty", default="easy,hard", show_default=True, help="easy (2-5 positives), hard (4-5)."
 )
@@ -166,6 +166,10 @@ def paper(**opts) -> None:
         progress=tqdm_progress,
         card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
     )
+    if result.removed:
+        from reflong.assemble.outputs_ownership import removed_line
+
+        click.echo(removed_line(result.out_dir, result.removed))
     for change in result.changes[:50]:
         click.echo(f"changed: {change}")
     if len(result.changes) > 50:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import writes_store
-from reflong.db.engine import open_store
+from reflong.cli.options import existing_store, writes_existing_store
 from reflong.errors import ReflongError
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
 from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
@@ -14,7 +13,7 @@ from reflong.progress import tqdm_progress
 
 
 @click.command()
-@writes_store
+@writes_existing_store
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
 @click.option(
     "--chunk-tokens",
@@ -66,7 +65,7 @@ def parse(
         memory_mb=memory_mb,
         retry_failed=retry_failed,
     )
-    report = run_parse(open_store(db_path), settings, progress=tqdm_progress)
+    report = run_parse(existing_store(db_path), settings, progress=tqdm_progress)
     rate = f", {report.pages / report.seconds:.0f} pages/s" if report.seconds and report.pages else ""
     click.echo(
         f"parsed {report.parsed} PDFs ({report.pages} pages, {report.chunks} chunks{rate}); "

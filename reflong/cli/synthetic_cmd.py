@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import SEED, baseline_sections, no_baselines_option
+from reflong.cli.options import (
+    SEED,
+    baseline_sections,
+    choice_list,
+    lengths_option,
+    no_baselines_option,
+    usage_error,
+)
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -34,13 +41,6 @@ across lengths.
 """
 
 
-def _not_empty_lengths(_ctx, _param, value: str | None) -> str | None:
-    """``--lengths ''`` is a mistake, not a request for the defaults (which omitting it gives)."""
-    if value is not None and not value.replace(",", "").strip():
-        raise click.BadParameter("no length given; use e.g. 8K,16K (or leave the option out)")
-    return value
-
-
 def _common(func):
     options = [
         click.option(
@@ -59,11 +59,10 @@ def _common(func):
             default=None,
             help="Reproduce a release exactly (reflong2025: the ACL 2025 files).",
         ),
-        click.option(
-            "--lengths",
-            default=None,
-            callback=_not_empty_lengths,
-            help=f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
+        lengths_option(
+            None,
+            f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
+            _lengths_syntax,
         ),
         click.option(
             "--tasks",
@@ -106,6 +105,10 @@ def _check_preset(preset: str | None, seed: int | None, **fixed) -> int:
 
 
 def _summary(subset: str, result, out_dir: Path, seconds: float) -> None:
+    from reflong.assemble.outputs_ownership import removed_line
+
+    if result.removed:
+        click.echo(removed_line(out_dir, result.removed))
     tasks = sum(s.tasks for s in result.stats)
     click.echo(
         f"Ref-Long-{subset}: {len(result.stats)} configurations, {tasks} tasks "
@@ -128,12 +131,22 @@ def _summary(subset: str, result, out_dir: Path, seconds: float) -> None:
     click.echo(f"card: {out_dir / 'README.md'}   manifest: {result.manifest}")
 
 
-def _csv(value: str, allowed: tuple[str, ...], name: str) -> list[str]:
-    items = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [v for v in items if v not in allowed]
-    if bad or not items:
-        raise ReflongError(f"--{name} takes a comma-separated subset of {','.join(allowed)}; got {value!r}")
-    return [v for v in allowed if v in items]
+def _lengths_syntax(value: str) -> None:
+    """The shape of --lengths (the document budget, given later, decides M)."""
+    from reflong.assemble.synthetic import parse_lengths
+
+    if not value.replace(",", "").strip():
+        raise ReflongError("no length given; use e.g. 8K,16K (or leave the option out)")
+    parse_lengths(value, 1)
+
+
+def _lengths(value: str, budget: int):
+    from reflong.assemble.synthetic import parse_lengths
+
+    try:
+        return parse_lengths(value, budget)
+    except ReflongError as exc:
+        raise usage_error("--lengths", exc) from None
 
 
 @click.command("a")
@@ -199,18 +212,18 @@ def a_command(
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
     from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
-    from reflong.assemble.synthetic import parse_lengths, run_build
+    from reflong.assemble.synthetic import run_build
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(
         preset, seed, **{"--lengths": lengths, "--doc-tokens": doc_tokens, "--candidates": n_candidates}
     )
     out = Path(out_dir or "Ref-Long-A")
-    mode_list = _csv(modes, tuple(synthetic_a.MODES), "modes")
-    level_list = _csv(levels, tuple(synthetic_a.LEVELS), "levels")
+    mode_list = choice_list("--modes", modes, tuple(synthetic_a.MODES))
+    level_list = choice_list("--levels", levels, tuple(synthetic_a.LEVELS))
     tok = get_tokenizer(tokenizer)
     budget = doc_tokens or 1000
-    length_list = parse_lengths(lengths or A_LENGTHS, budget)
+    length_list = _lengths(lengths or A_LENGTHS, budget)
     start = time.perf_counter()
     if preset:
         specs = synthetic_a.preset_specs(Path(haystack), mode_list, level_list, key_style)
@@ -261,6 +274,7 @@ def a_command(
         inputs=_inputs(files, "haystack"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        meta=_card_meta("A"),
         card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("A", result, out, time.perf_counter() - start)
@@ -281,14 +295,14 @@ def f_command(
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
-    from reflong.assemble.synthetic import parse_lengths, run_build
+    from reflong.assemble.synthetic import run_build
     from reflong.assemble.synthetic_f import RELEASE_TOPICS, f_spec, load_summhay
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(preset, seed, **{"--lengths": lengths})
     out = Path(out_dir or "Ref-Long-F")
     tok = get_tokenizer(tokenizer)
-    length_list = parse_lengths(lengths or F_LENGTHS, 1000)
+    length_list = _lengths(lengths or F_LENGTHS, 1000)
     files = sorted({f for p in summhay_paths for f in _json_files(Path(p))})
     start = time.perf_counter()
     haystacks, used = [], []
@@ -337,9 +351,28 @@ def f_command(
         inputs=_inputs(used, "summhay"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        meta=_card_meta("F"),
         card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("F", result, out, time.perf_counter() - start)
+
+
+def _card_meta(subset: str):
+    """Card metadata of A and F: where the texts come from and under which terms."""
+    from reflong.assemble.dataset_card import CardMeta
+
+    if subset == "A":
+        return CardMeta(
+            source_datasets=("extended|other-paul-graham-essays",),
+            license_note="The documents are cut from Paul Graham's essays (paulgraham.com), as in Ref-Long-A "
+            "and needle-in-a-haystack benchmarks; the essays are not openly licensed, so check their terms "
+            "before redistributing these files. The task files and card are produced by reflong-build (MIT).",
+        )
+    return CardMeta(
+        source_datasets=("extended|other-summhay",),
+        license_note="The documents are SummHay news haystacks (Salesforce, Summary of a Haystack), as in "
+        "Ref-Long-F; they keep SummHay's license. The task files and card are produced by reflong-build (MIT).",
+    )
 
 
 def _json_files(path: Path) -> list[Path]:

@@ -13,7 +13,7 @@ from reflong.servers.arxiv_server import ArxivServer, FaultPlan
 
 
 def _ingest(corpus_dir, tmp_path, *top: str):
-    with ArxivServer(corpus_dir, faults=FaultPlan.parse(["api:1:503"])) as srv:
+    with ArxivServer(corpus_dir, faults=FaultPlan.parse(["oai:1:503"])) as srv:
         args = ["ingest", "--since", "2022-04", "--categories", "cs.CL", "--max-papers", "1",
                 "--arxiv-url", srv.url, "--delay", "0", "--db", str(tmp_path / f"s{len(top)}.db"),
                 "--cache", str(tmp_path / "cache")]  # fmt: skip
@@ -23,7 +23,7 @@ def _ingest(corpus_dir, tmp_path, *top: str):
 def test_a_retry_is_a_warning_on_stderr_and_quiet_hides_it(corpus_dir, tmp_path):
     res = _ingest(corpus_dir, tmp_path)
     assert res.exit_code == 0, res.output
-    assert "warning: arXiv page failed (HTTP 503); retry 1 in " in res.stderr
+    assert "warning: oai request failed (HTTP 503), Retry-After 1 s; retry 1 of 3 in " in res.stderr
     assert "retry" not in res.stdout  # stdout keeps the one summary line
     quiet = _ingest(corpus_dir, tmp_path, "-q")
     assert quiet.exit_code == 0 and "retry" not in quiet.stderr

@@ -101,6 +101,8 @@ class BuildReport:
     distractor_false_positives: list[dict] = field(default_factory=list)
     dropped_tasks: list[dict] = field(default_factory=list)
     date_unsafe_excluded: int = 0
+    # Citation index vs our text over the window's pool papers and index-chosen keys ({}: no index).
+    index_agreement: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return json.loads(json.dumps(self.__dict__, sort_keys=True))

@@ -6,8 +6,11 @@ One code path for both sources (arXiv API or a local catalog, see ``sources``):
    (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
 2. distractors move to the newest version dated before the seed window (``versions``);
 3. metadata rows and roles are upserted (idempotent), committed before any download starts;
-4. PDFs of pool papers and distractors go to the cache (``download``), one commit per PDF, so a
-   killed run loses at most the file in flight and a rerun fetches only what is missing.
+4. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
+   controls and sampled distractors, or a stratified sample of the pool without an index, under
+   ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
+5. the planned PDFs go to the cache (``download``), one commit per PDF, so a killed run loses at
+   most the file in flight and a rerun fetches only what is missing.
 
 Without ``since`` (local catalogs only) every paper is stored at its latest version, without
 roles: roles belong to a build and are assigned when one is made.
@@ -16,7 +19,9 @@ roles: roles belong to a build and are assigned when one is made.
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +32,15 @@ from reflong.db.papers import clear_failure, record_failure, set_role, upsert_pa
 from reflong.errors import NetworkError
 from reflong.ingest.download import cache_name
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.plan import Plan, PlanSettings, make_plan
 from reflong.ingest.records import PaperMeta
+from reflong.ingest.selection import stratified_sample
 from reflong.ingest.sources import ArxivSource, LocalSource, Source
 from reflong.ingest.versions import pick_versions
 from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 from reflong.progress import ProgressFactory, null_progress
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CATEGORIES = ("cs.CL", "cs.LG", "cs.AI")
 
@@ -43,11 +52,12 @@ class IngestSettings:
     pool_months: int = 6
     distractor_months: int = 2
     categories: tuple[str, ...] = DEFAULT_CATEGORIES  # empty: no category filter
-    max_papers: int | None = None  # per window
+    max_papers: int | None = None  # per window (the pool: a stratified seeded sample, not the first N)
     cache_dir: Path = Path("reflong-cache")
     arxiv_url: str = DEFAULT_ARXIV_URL
     source_dir: Path | None = None  # a local catalog instead of arXiv
     net: NetPolicy = field(default_factory=NetPolicy)
+    plan: PlanSettings = field(default_factory=PlanSettings)
 
 
 @dataclass
@@ -61,6 +71,8 @@ class IngestSummary:
     failed: int = 0  # PDFs that could not be had
     skipped: int = 0  # records skipped for bad metadata
     reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
+    plan: Plan | None = None
+    metadata_requests: int = 0
 
     def line(self) -> str:
         where = f"window {self.window}" if self.window else "no window (papers stored without roles)"
@@ -138,7 +150,17 @@ def _select(
 
         source.on_page(page_done)
         for window in build.windows():
-            for meta in source.window(window, categories, settings.max_papers):
+            metas = source.window(window, categories, None if window.role == POOL else settings.max_papers)
+            if window.role == POOL and settings.max_papers is not None:
+                # Never the first N by date: a seeded sample stratified by month and category.
+                metas = stratified_sample(
+                    metas,
+                    settings.max_papers,
+                    settings.plan.seed,
+                    lambda m: f"{(m.first_published or '')[:7]}|{m.primary_category or ''}",
+                    lambda m: m.arxiv_id,
+                )
+            for meta in metas:
                 if meta.arxiv_id in seen:
                     skip(
                         f"{meta.arxiv_id}@{window.role}",
@@ -178,7 +200,10 @@ def _select(
 
 
 def run_ingest(
-    engine: Engine, settings: IngestSettings, progress: ProgressFactory = null_progress
+    engine: Engine,
+    settings: IngestSettings,
+    progress: ProgressFactory = null_progress,
+    plan_callback: Callable[[Plan], None] | None = None,
 ) -> IngestSummary:
     """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point."""
     source = make_source(settings)
@@ -196,7 +221,30 @@ def run_ingest(
         summary.papers = len(chosen)
         session.commit()
 
-        todo = [(role, m) for role, m in chosen if role in (POOL, DISTRACTOR) or (role is None and m.pdf_url)]
+        summary.metadata_requests = int(getattr(getattr(source, "client", None), "requests_made", 0))
+        if summary.window is None:
+            todo = [(role, m) for role, m in chosen if m.pdf_url]
+        else:
+            plan = make_plan(
+                engine,
+                summary.window,
+                chosen,
+                settings.plan,
+                cache_dir,
+                settings.net.delay,
+                settings.net.timeout,
+                settings.net.retries,
+                is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+            )
+            plan.metadata_requests = summary.metadata_requests
+            summary.plan = plan
+            for line in plan.lines():
+                log.info(line)
+            if plan_callback is not None:
+                plan_callback(plan)
+            if settings.plan.dry_run:
+                return summary
+            todo = [(p.role, p.meta) for p in plan.picks]
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:

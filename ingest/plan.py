@@ -128,8 +128,12 @@ class Plan:
         out = [
             f"plan for window {self.window}; citation index: {self.index}",
             f"  metadata: {self.metadata_requests} requests ({meta})",
-            f"  index: {made} requests ({kinds}), estimated {self.index_estimate}; {cached} answers from the store",
         ]
+        if not self.index.startswith("none"):
+            out.append(
+                f"  index: {made} requests ({kinds}), estimated {self.index_estimate}; "
+                f"{cached} answers from the store"
+            )
         if self.keys:
             out.append(f"  keys: {len(self.keys)} (by citation band {band_text})")
         out += [
@@ -226,9 +230,10 @@ def make_plan(
             plan.index_cached = Counter(index.hits)
     pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
     if index is None:
-        wanted = scale_to_budget(
-            {"distractor": len(distractors), "sample": len(by_role[POOL])}, settings.max_pdfs
-        )
+        # The distractors asked for first (they are few), the pool sample fills the budget left.
+        budget = settings.max_pdfs if settings.max_pdfs is not None else len(distractors) + len(by_role[POOL])
+        n_distractors = min(len(distractors), budget)
+        wanted = {"distractor": n_distractors, "sample": min(len(by_role[POOL]), budget - n_distractors)}
         distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
         samples = stratified_sample(by_role[POOL], wanted["sample"], seed, _month_and_category, _vid)
         plan.picks = [Pick("sample", m) for m in samples] + [Pick("distractor", m) for m in distractors]

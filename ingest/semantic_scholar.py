@@ -128,7 +128,7 @@ class S2Index:
         offset, capped = 0, False
         path = f"/graph/v1/paper/{quote('ARXIV:' + arxiv_id, safe=':')}/citations"
         while True:
-            limit = min(PAGE_SIZE, MAX_CITERS - 1 - offset)
+            limit = min(self.page_size, MAX_CITERS - 1 - offset)
             answer = self._call(
                 "citations", "GET", path, {"fields": CITER_FIELDS, "offset": offset, "limit": limit}
             )
@@ -198,6 +198,11 @@ class S2Index:
                 problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
             attempt += 1
             if attempt > self.policy.retries:
+                if problem.startswith("connection failed"):
+                    raise IndexUnreachable(
+                        f"cannot reach the citation index at {self._host} ({problem}); "
+                        "check the network, or use --citation-index none"
+                    )
                 raise NetworkError(
                     f"the citation index at {self._host} kept failing ({problem}) after {attempt} tries; "
                     "try again later (answers so far are kept) or set S2_API_KEY"

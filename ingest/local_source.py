@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from reflong.errors import ReflongError
@@ -24,14 +27,16 @@ from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_v
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CatalogVersion:
     number: int  # 0: unknown
     date: str | None  # YYYY-MM-DD of this version
     file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
+    size_kb: int | None = None  # source size as arXivRaw reports it (optional; the OAI stand-in shows it)
+    withdrawn: bool = False  # this version is a withdrawal notice (arXiv: a tiny version, no paper)
 
 
-@dataclass
+@dataclass(slots=True)
 class CatalogPaper:
     arxiv_id: str
     title: str
@@ -44,6 +49,25 @@ class CatalogPaper:
     withdrawn: bool
     latest: CatalogVersion
     versions: dict[int, CatalogVersion] = field(default_factory=dict)  # every known one, latest too
+    # Optional fields for the OAI-PMH stand-in (arXivRaw); readers that do not know them ignore them.
+    datestamp: str | None = None  # last-modified day as OAI-PMH reports it (None: derived, see `modified`)
+    abstract: str | None = None
+    submitter: str | None = None
+    license: str | None = None
+
+    @property
+    def modified(self) -> str | None:
+        """The OAI-PMH datestamp: the explicit one, else the newest dated version (or first version).
+
+        arXiv's datestamp is the record's last-modification day (a new version, a withdrawal, a
+        metadata fix), so a harvest ``from`` a day is a superset of what changed since then.
+        """
+        if self.datestamp:
+            return self.datestamp
+        dates = [v.date for v in self.versions.values() if v.date]
+        if self.first_published:
+            dates.append(self.first_published)
+        return max(dates) if dates else None
 
     def meta(self, version: CatalogVersion, pdf_url: str | None = None) -> PaperMeta:
         """This paper at ``version``; a version-0 (unknown) record has no trustworthy date."""
@@ -113,24 +137,44 @@ class Catalog:
 
 
 def _date(value: object) -> str | None:
-    if isinstance(value, str) and _DATE_RE.match(value):
+    return _date_text(value) if isinstance(value, str) else None
+
+
+@lru_cache(maxsize=8192)
+def _date_text(value: str) -> str | None:
+    """A valid YYYY-MM-DD (one shared string per day: a big catalog has few distinct days)."""
+    if _DATE_RE.match(value):
         try:
-            return date.fromisoformat(value[:10]).isoformat()
+            return sys.intern(date.fromisoformat(value[:10]).isoformat())
         except ValueError:
             return None
     return None
 
 
 def _version_number(value: object) -> int:
-    if isinstance(value, str) and re.fullmatch(r"v\d+", value):
-        return int(value[1:])
+    if isinstance(value, str):
+        return _version_text(value)
     if isinstance(value, int):
         return value
     return 0
 
 
+@lru_cache(maxsize=256)
+def _version_text(value: str) -> int:
+    return int(value[1:]) if re.fullmatch(r"v\d+", value) else 0
+
+
+def _shared(value: str | None) -> str | None:
+    """Interned: licenses and stock comments repeat across thousands of records."""
+    return sys.intern(value) if value is not None and len(value) < 120 else value
+
+
 def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
-    records = []
+    return list(_iter_jsonl(path, problems))
+
+
+def _iter_jsonl(path: Path, problems: list[CatalogProblem]) -> Iterator[dict]:
+    """Records one at a time, so a 270K-line catalog is never held twice (as dicts and as papers)."""
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
@@ -149,12 +193,20 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
                 problems.append(CatalogProblem(f"{path.name}:{lineno}", "bad-record", str(exc)))
                 continue
             rec["_where"] = f"{path.name}:{lineno}"
-            records.append(rec)
-    return records
+            yield rec
 
 
 def _file(root: Path, value: object) -> Path | None:
     return (root / value).resolve() if isinstance(value, str) and value else None
+
+
+def _text(value: object) -> str | None:
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _submitter(rec: dict, authors: list[str]) -> str | None:
+    name = _text(rec.get("submitter"))
+    return authors[0] if authors and name == authors[0] else name  # one string, not two
 
 
 def _authors(rec: dict) -> list[str]:
@@ -172,10 +224,12 @@ def read_catalog(root: str | Path) -> Catalog:
     papers_file = root / "papers.jsonl"
     if not papers_file.is_file():
         raise ReflongError(f"--source {root}: no papers.jsonl there (see the catalog format in README)")
+    # Problems are reported in the same order as ever: reading papers, reading seeds, then adding.
+    read_problems: list[CatalogProblem] = []
+    seed_read_problems: list[CatalogProblem] = []
     problems: list[CatalogProblem] = []
-    records = _read_jsonl(papers_file, problems)
     seeds_file = root / "seeds.jsonl"
-    seed_records = _read_jsonl(seeds_file, problems) if seeds_file.is_file() else []
+    seed_records = _read_jsonl(seeds_file, seed_read_problems) if seeds_file.is_file() else []
     seed_first = {r["arxiv_id"]: _date(r.get("published")) for r in seed_records}
 
     papers: dict[str, CatalogPaper] = {}
@@ -196,7 +250,14 @@ def read_catalog(root: str | Path) -> Catalog:
         for v in rec.get("versions") or []:
             if isinstance(v, dict) and _version_number(v.get("version")):
                 n = _version_number(v.get("version"))
-                versions[n] = CatalogVersion(n, _date(v.get("published")), _file(root, v.get("file")))
+                size = v.get("size_kb")
+                versions[n] = CatalogVersion(
+                    n,
+                    _date(v.get("published")),
+                    _file(root, v.get("file")),
+                    size if isinstance(size, int) and size >= 0 else None,
+                    v.get("withdrawn") is True,
+                )
         if from_seeds:
             # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
             top = CatalogVersion(0, None, None)
@@ -215,20 +276,21 @@ def read_catalog(root: str | Path) -> Catalog:
         if top.number:  # the top-level record and its `versions` entry describe the same version
             listed = versions.get(top.number)
             if listed is not None:
-                top = CatalogVersion(top.number, top.date or listed.date, top.file or listed.file)
+                top = replace(listed, date=top.date or listed.date, file=top.file or listed.file)
             versions[top.number] = top
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
-        categories = [str(c) for c in rec.get("categories") or [] if c]
+        categories = [sys.intern(str(c)) for c in rec.get("categories") or [] if c]
+        authors = _authors(rec)
         primary = rec.get("primary_category") or (categories[0] if categories else None)
         if primary and primary not in categories:
             categories.insert(0, primary)
-        comment = rec.get("comment") if isinstance(rec.get("comment"), str) else None
-        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment)
+        comment = _shared(rec.get("comment")) if isinstance(rec.get("comment"), str) else None
+        withdrawn = bool(rec.get("withdrawn")) or is_withdrawn(comment) or top.withdrawn
         papers[aid] = CatalogPaper(
             arxiv_id=aid,
             title=title,
-            authors=_authors(rec),
+            authors=authors,
             categories=categories,
             primary_category=primary,
             first_published=first,
@@ -237,10 +299,14 @@ def read_catalog(root: str | Path) -> Catalog:
             withdrawn=withdrawn,
             latest=top,
             versions=dict(sorted(versions.items())),
+            datestamp=_date(rec.get("datestamp")),
+            abstract=_text(rec.get("abstract")),
+            submitter=_submitter(rec, authors),
+            license=_shared(_text(rec.get("license"))),
         )
 
-    for rec in records:
+    for rec in _iter_jsonl(papers_file, read_problems):
         add(rec, from_seeds=False)
     for rec in seed_records:
         add(rec, from_seeds=True)
-    return Catalog(root=root.resolve(), papers=papers, problems=problems)
+    return Catalog(root=root.resolve(), papers=papers, problems=read_problems + seed_read_problems + problems)

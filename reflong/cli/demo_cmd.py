@@ -178,4 +178,44 @@ def synth_index(
     click.echo(f"citation truth: {n_truth} pairs -> {truth}; index view: {n_index} rows -> {index}")
 
 
-COMMANDS = [synth_arxiv, demo, synth_index]
+@click.command("synth-catalog")
+@click.option(
+    "--out", "out", type=click.Path(file_okay=False), required=True, help="Folder for papers.jsonl."
+)
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.001),
+    default=1.0,
+    show_default=True,
+    help="Multiplies 2024's volumes (1: ~14K papers in 2024-01..02, 7.3K in 03, 45K in 04..09).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Same arguments, same bytes.")
+@click.option(
+    "--until",
+    default="2024-10",
+    show_default=True,
+    callback=_month,
+    help="Last month written (2023-12 .. 2025-03); one month more adds only that month's changes.",
+)
+def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
+    """Generate a metadata-only arXiv at 2024's real volume (cs.CL + cs.LG + cs.AI, and others).
+
+    \b
+    Writes OUT/papers.jsonl (local catalog format, no PDFs) and OUT/generator.json. Serve it with
+      python -m reflong.servers.arxiv_server --catalog OUT --delay 0
+    (Atom API and OAI-PMH at /oai2, request counts at /_stats).
+    """
+    from reflong.demo.catalog2024 import write_catalog
+
+    try:
+        summary = write_catalog(Path(out), scale=scale, seed=seed, until=until)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    click.echo(
+        f"synthetic 2024 catalog: {summary.papers} papers ({summary.in_scope} in cs.CL/cs.LG/cs.AI; "
+        f"{summary.versions} versions, {summary.withdrawn} withdrawn), {summary.bytes / 1e6:.1f} MB "
+        f"in {summary.seconds:.1f} s -> {summary.out / 'papers.jsonl'}"
+    )
+
+
+COMMANDS = [synth_arxiv, synth_catalog, demo, synth_index]

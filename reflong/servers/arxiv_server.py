@@ -10,10 +10,14 @@ It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
   ``ti:``, ``au:``, ``all:`` combined with AND, OR, ANDNOT and parentheses; ``id_list`` takes bare
   ids (latest version) and versioned ids (exactly that version, omitted if unknown).
 - ``/pdf/<id>v<N>`` (and ``/pdf/<id>`` for the latest), with HTTP Range support for resumes.
+- ``/oai2`` and ``/oai``: OAI-PMH 2.0 with arXivRaw and oai_dc, sets, datestamps, resumption tokens
+  that expire, 503 + Retry-After (``oai.py`` says what it follows of arXiv's interface).
+- ``/_stats``: requests by kind (api, oai, pdf, other) and by HTTP status, as JSON (also
+  ``ArxivServer.stats.snapshot()``), so benches can report what a run asked for.
 
 Faults can be injected per request number, per kind of request, so retry and resume paths can be
 tested: ``api`` requests: 429, 503, hang (no answer for ``hang_seconds``), empty (a page with no
-entries); ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
+entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empty; ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
 (a complete response holding half the file), cut (the connection drops mid-body).
 
 Run it for the demo or the benchmarks:
@@ -24,11 +28,14 @@ and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import random
 import re
 import threading
 import time
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,6 +43,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion, read_catalog
 from reflong.ingest.records import split_versioned_id, versioned_id
+from reflong.servers.oai import OaiRepository
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
@@ -48,6 +56,10 @@ log = logging.getLogger(__name__)
 
 API_FAULTS = {"429", "503", "hang", "empty"}
 PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
+# OAI-PMH: 503 + Retry-After (arXiv's flow control), hang, expire (this request's token answered as
+# expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body).
+OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty"}
+FAULTS = {"api": API_FAULTS, "pdf": PDF_FAULTS, "oai": OAI_FAULTS}
 
 
 class QueryError(ValueError):
@@ -177,7 +189,7 @@ class FaultPlan:
     """
 
     rules: dict[tuple[str, int], str] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0})
+    counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0, "oai": 0})
     # one entry per request: (monotonic time, kind, path, fault injected, Range header)
     log: list[tuple[float, str, str, str | None, str | None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -190,16 +202,16 @@ class FaultPlan:
         return plan
 
     def add(self, spec: str) -> None:
-        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``."""
+        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``, ``oai:3:503``."""
         try:
             kind, number, fault = spec.split(":", 2)
             n = 0 if number == "*" else int(number)
         except ValueError:
             raise ValueError(f"bad fault {spec!r}; expected KIND:N:FAULT such as api:1:429") from None
-        allowed = API_FAULTS if kind == "api" else PDF_FAULTS if kind == "pdf" else None
+        allowed = FAULTS.get(kind)
         if allowed is None or fault not in allowed:
             raise ValueError(
-                f"bad fault {spec!r}; api faults: {sorted(API_FAULTS)}, pdf: {sorted(PDF_FAULTS)}"
+                f"bad fault {spec!r}; " + ", ".join(f"{k} faults: {sorted(v)}" for k, v in FAULTS.items())
             )
         with self._lock:
             self.rules[(kind, n)] = fault
@@ -215,6 +227,48 @@ class FaultPlan:
             fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
             self.log.append((time.monotonic(), kind, path, fault, range_header))
             return fault
+
+
+@dataclass
+class RequestStats:
+    """Requests by kind (api, oai, pdf, other) and answers by HTTP status, for benches and tests.
+
+    Read from Python (``ArxivServer.stats.snapshot()``) or over HTTP (``GET /_stats``, not counted).
+    A request that hangs counts under its kind and has no status.
+    """
+
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_kind_status: dict[str, dict[str, int]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def request(self, kind: str) -> None:
+        with self._lock:
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+
+    def answer(self, kind: str, status: int) -> None:
+        with self._lock:
+            per = self.by_kind_status.setdefault(kind, {})
+            per[str(status)] = per.get(str(status), 0) + 1
+
+    def snapshot(self) -> dict:
+        with self._lock:
+            by_status: dict[str, int] = {}
+            for per in self.by_kind_status.values():
+                for status, n in per.items():
+                    by_status[status] = by_status.get(status, 0) + n
+            return {
+                "requests": sum(self.by_kind.values()),
+                "by_kind": dict(sorted(self.by_kind.items())),
+                "by_status": dict(sorted(by_status.items())),
+                "by_kind_status": {
+                    k: dict(sorted(v.items())) for k, v in sorted(self.by_kind_status.items())
+                },
+            }
+
+    def reset(self) -> None:
+        with self._lock:
+            self.by_kind.clear()
+            self.by_kind_status.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,16 +311,143 @@ def _entry(feed: ET.Element, paper: CatalogPaper, version: CatalogVersion, base_
         ET.SubElement(entry, f"{{{ATOM}}}category", term=cat, scheme=ARXIV)
 
 
-def render_feed(catalog: Catalog, params: dict[str, str], base_url: str, empty: bool = False) -> bytes:
-    """The Atom answer to one API query (``empty``: the arXiv glitch of a page without entries)."""
+@dataclass(frozen=True)
+class ApiLimits:
+    """The real API's limits, each as arXiv documents or is seen to behave.
+
+    - ``result_cap`` (30,000): "the maximum number of results returned from a single call
+      (max_results) is limited to 30000 in slices of at most 2000 at a time" (arXiv API User's
+      Manual, 3.1.1.2 "start and max_results paging", info.arxiv.org/help/api/user-manual.html);
+      the manual adds that a request with ``max_results`` above 30,000 gets HTTP 400 with an
+      explanation, so that is answered with a 400 Atom error feed. Past the cap arXiv does not
+      fail: ``opensearch:totalResults`` still gives the full count but entries at index 30,000
+      and beyond never come (reported on the arXiv API list, groups.google.com/g/arxiv-api/c/
+      DCfTl4jj7j0: ``start`` near the reported total returned a feed with no entries). So
+      ``start >= 30000`` answers 200 with an empty page: a client that pages a 45,000-paper
+      window in one query stops early without an error, as the issue describes.
+    - ``max_page`` (2,000): the slice limit above; arXiv's reimplementation of the legacy API
+      supports "max page size of 2,000 results" (arxiv-search release notes, ARXIVNG-1896).
+      A larger ``max_results`` (up to the cap) is clamped to 2,000 and ``itemsPerPage`` says 2000.
+    - ``url_limit`` (8,190 bytes of request target, Apache's default LimitRequestLine): arXiv
+      answers an over-long GET with 414 (arxiv.py issue #15: an ``id_list`` of 642 ids got
+      "HTTP Error 414"; 642 ids with encoded commas is about 8.3 KB).
+    - ``min_interval`` (seconds between requests from one client): the Terms of Use for arXiv APIs
+      (info.arxiv.org/help/api/tou.html) ask for "no more than one request every three seconds"
+      and one connection at a time, and arXiv's robots policy blocks clients that do not comply
+      with HTTP 403. A request sooner than ``min_interval`` after the previous one (any kind:
+      API, OAI, PDF; 50 ms of slack for clock jitter) is answered 403, and the client stays
+      blocked for ``block_seconds`` after its last violation. The Python default is 0 (no rule:
+      tests and benches that do not test politeness); the command line default is 3.0, faithful.
+    - ``empty_page_rate``: arXiv's API sometimes answers a valid feed with no entries and
+      ``totalResults`` 0 for a query that has results, which succeeds on retry (arXiv API list,
+      groups.google.com/g/arxiv-api/c/DYHxWrtBgbo "anomalously empty results"; the aRxiv 0.20
+      release notes). Each API query is such a glitch with this probability, drawn from a
+      ``random.Random(seed)`` so a run is repeatable.
+    """
+
+    result_cap: int = 30000
+    max_page: int = 2000
+    url_limit: int = 8190
+    min_interval: float = 0.0
+    block_seconds: float = 0.0
+    empty_page_rate: float = 0.0
+    seed: int = 0
+
+
+class ApiError(ValueError):
+    """A request the API refuses with HTTP 400 and an Atom error feed (manual section 3.4)."""
+
+
+def _int_param(params: dict[str, str], name: str, default: int) -> int:
+    raw = params.get(name, "")
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(f"{name} must be an integer") from None
+    if value < 0:
+        raise ApiError(f"{name} must be non-negative")
+    return value
+
+
+def error_feed(message: str) -> bytes:
+    """arXiv's error answer: an Atom feed with one entry titled Error (API manual 3.4 "Errors")."""
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    ET.SubElement(feed, f"{{{ATOM}}}title").text = "arXiv Query: error"
+    ET.SubElement(feed, f"{{{ATOM}}}updated").text = "2026-01-01T00:00:00Z"
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}totalResults").text = "1"
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}startIndex").text = "0"
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}itemsPerPage").text = "1"
+    entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+    ET.SubElement(entry, f"{{{ATOM}}}id").text = "http://arxiv.org/api/errors"
+    ET.SubElement(entry, f"{{{ATOM}}}title").text = "Error"
+    ET.SubElement(entry, f"{{{ATOM}}}summary").text = message
+    ET.SubElement(entry, f"{{{ATOM}}}updated").text = "2026-01-01T00:00:00Z"
+    author = ET.SubElement(entry, f"{{{ATOM}}}author")
+    ET.SubElement(author, f"{{{ATOM}}}name").text = "arXiv api core"
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(feed, encoding="utf-8")
+
+
+class QueryCache:
+    """The hits of the last few search queries, so paging a big window does not rescan the catalog."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[str, str, str], list[CatalogPaper]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, catalog: Catalog, query: str, sort_by: str, sort_order: str) -> list[CatalogPaper]:
+        key = (query, sort_by, sort_order)
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is not None:
+                self._data.move_to_end(key)
+                return hit
+        predicate = parse_query(query)
+        papers = [p for p in catalog.papers.values() if p.first_published and predicate(p)]
+        descending = sort_order == "descending"
+        if sort_by == "submittedDate":
+            papers.sort(key=lambda p: (p.first_published, p.arxiv_id), reverse=descending)
+        elif sort_by == "lastUpdatedDate":
+            papers.sort(key=lambda p: (p.latest.date or p.first_published, p.arxiv_id), reverse=descending)
+        with self._lock:
+            self._data[key] = papers
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+        return papers
+
+
+def render_feed(
+    catalog: Catalog,
+    params: dict[str, str],
+    base_url: str,
+    empty: bool = False,
+    limits: ApiLimits | None = None,
+    cache: QueryCache | None = None,
+    glitch: bool = False,
+) -> bytes:
+    """The Atom answer to one API query.
+
+    ``empty``: a page without entries (totalResults kept; the ``api:N:empty`` fault);
+    ``glitch``: arXiv's anomalously empty answer (no entries and totalResults 0). ``ApiError``
+    (and ``QueryError``) for requests arXiv refuses with 400; limits as in ``ApiLimits``.
+    """
+    limits = limits or ApiLimits()
     query = params.get("search_query", "").strip()
     id_list = [i.strip() for i in params.get("id_list", "").split(",") if i.strip()]
-    start = max(0, int(params.get("start", "0") or 0))
-    max_results = min(2000, max(0, int(params.get("max_results", "10") or 10)))
-    predicate = parse_query(query) if query else None
+    start = _int_param(params, "start", 0)
+    max_results = _int_param(params, "max_results", 10)
+    if max_results > limits.result_cap:
+        raise ApiError(f"max_results must be less than or equal to {limits.result_cap}")
+    max_results = min(limits.max_page, max_results)
 
-    hits: list[tuple[CatalogPaper, CatalogVersion]] = []
+    end = min(start + max_results, limits.result_cap)  # nothing at index 30,000 or beyond
+    page: list[tuple[CatalogPaper, CatalogVersion]] = []
+    total = 0
     if id_list:
+        predicate = parse_query(query) if query else None
+        hits = []
         for vid in id_list:
             try:
                 arxiv_id, number = split_versioned_id(vid)
@@ -275,24 +456,21 @@ def render_feed(catalog: Catalog, params: dict[str, str], base_url: str, empty: 
             version = catalog.version(arxiv_id, number)
             if version is not None and (predicate is None or predicate(catalog.papers[arxiv_id])):
                 hits.append((catalog.papers[arxiv_id], version))
-    elif predicate is not None:
-        papers = [p for p in catalog.papers.values() if p.first_published and predicate(p)]
+        total, page = len(hits), hits[start:end]
+    elif query:
         sort_by = params.get("sortBy", "relevance")
-        descending = params.get("sortOrder", "descending") == "descending"
-        if sort_by == "submittedDate":
-            papers.sort(key=lambda p: (p.first_published, p.arxiv_id), reverse=descending)
-        elif sort_by == "lastUpdatedDate":
-            papers.sort(key=lambda p: (p.latest.date or p.first_published, p.arxiv_id), reverse=descending)
-        hits = [(p, p.latest) for p in papers]
+        sort_order = params.get("sortOrder", "descending")
+        papers = (cache or QueryCache()).get(catalog, query, sort_by, sort_order)
+        total, page = len(papers), [(p, p.latest) for p in papers[start:end]]
 
     feed = ET.Element(f"{{{ATOM}}}feed")
     ET.SubElement(feed, f"{{{ATOM}}}title").text = f"arXiv Query: {query or ','.join(id_list)}"
     ET.SubElement(feed, f"{{{ATOM}}}updated").text = "2026-01-01T00:00:00Z"
-    ET.SubElement(feed, f"{{{OPENSEARCH}}}totalResults").text = str(len(hits))
+    ET.SubElement(feed, f"{{{OPENSEARCH}}}totalResults").text = "0" if glitch else str(total)
     ET.SubElement(feed, f"{{{OPENSEARCH}}}startIndex").text = str(start)
     ET.SubElement(feed, f"{{{OPENSEARCH}}}itemsPerPage").text = str(max_results)
-    if not empty:
-        for paper, version in hits[start : start + max_results]:
+    if not (empty or glitch):
+        for paper, version in page:
             _entry(feed, paper, version, base_url)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(feed, encoding="utf-8")
 
@@ -304,8 +482,15 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HTTPServer
     protocol_version = "HTTP/1.1"
 
+    _kind = "other"
+
     def log_message(self, format: str, *args) -> None:  # quiet; the FaultPlan keeps a log
         pass
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        if self._kind != "stats":
+            self.server.owner.stats.answer(self._kind, code)
+        super().send_response(code, message)
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
@@ -323,11 +508,37 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         owner = self.server.owner
         parts = urlsplit(self.path)
+        path = parts.path.rstrip("/") or "/"
+        self._kind = (
+            "api"
+            if path == "/api/query"
+            else "pdf"
+            if path.startswith("/pdf/")
+            else "oai"
+            if path in ("/oai2", "/oai")
+            else "stats"
+            if path == "/_stats"
+            else "other"
+        )
+        if self._kind != "stats":
+            owner.stats.request(self._kind)
         try:
-            if parts.path == "/api/query":
+            if len(self.path) > owner.limits.url_limit:
+                msg = f"Request-URI Too Long ({len(self.path)} > {owner.limits.url_limit} bytes)\n"
+                self._send(414, msg.encode(), "text/plain")
+                return
+            if self._kind in ("api", "oai", "pdf") and not owner.polite(self.client_address[0]):
+                self._send(403, b"Forbidden: more than one request every few seconds\n", "text/plain")
+                return
+            if self._kind == "api":
                 self._api(owner, parts.query)
-            elif parts.path.startswith("/pdf/"):
+            elif self._kind == "pdf":
                 self._pdf(owner, unquote(parts.path[len("/pdf/") :]))
+            elif self._kind == "oai":
+                self._oai(owner, parts.query)
+            elif self._kind == "stats":
+                body = json.dumps(owner.stats.snapshot(), indent=1).encode()
+                self._send(200, body, "application/json")
             else:
                 self._send(404, b"not found\n", "text/plain")
         except (BrokenPipeError, ConnectionResetError):
@@ -343,11 +554,37 @@ class _Handler(BaseHTTPRequestHandler):
             return
         params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
         try:
-            body = render_feed(owner.catalog, params, owner.url, empty=fault == "empty")
+            body = render_feed(
+                owner.catalog,
+                params,
+                owner.url,
+                empty=fault == "empty",
+                limits=owner.limits,
+                cache=owner.query_cache,
+                glitch=fault is None and owner.glitch(),
+            )
         except (QueryError, ValueError) as exc:
-            self._send(400, f"bad query: {exc}\n".encode(), "text/plain")
+            self._send(400, error_feed(str(exc)), "application/atom+xml; charset=utf-8")
             return
         self._send(200, body, "application/atom+xml; charset=utf-8")
+
+    def _oai(self, owner: ArxivServer, query: str) -> None:
+        """OAI-PMH (see ``oai.py``); faults first, then the protocol answer (always 200 + XML)."""
+        fault = owner.faults.next("oai", self.path)
+        if fault == "503":
+            headers = {"Retry-After": owner.fault_headers.get("Retry-After", "1")}
+            self._send(503, b"Service temporarily unavailable, retry later\n", "text/plain", headers)
+            return
+        if fault == "hang":
+            self._hang()
+            return
+        if fault == "empty":
+            self._send(200, b"", "text/xml; charset=utf-8")
+            return
+        body = owner.oai.handle(query, force_expired=fault == "expire")
+        if fault == "truncate":
+            body = body[: max(1, len(body) // 2)]
+        self._send(200, body, "text/xml; charset=utf-8")
 
     def _pdf(self, owner: ArxivServer, name: str) -> None:
         fault = owner.faults.next("pdf", self.path, self.headers.get("Range"))
@@ -426,9 +663,21 @@ class ArxivServer:
         faults: FaultPlan | None = None,
         hang_seconds: float = 30.0,
         retry_after: float | None = None,
+        oai_page_size: int = 1000,
+        oai_id_page_size: int = 10000,
+        token_ttl: float = 3600.0,
+        clock=time.time,
+        limits: ApiLimits | None = None,
     ) -> None:
         self.catalog = read_catalog(catalog_dir)
+        self.limits = limits or ApiLimits()  # Python default: no 3 s rule (the CLI enforces it)
+        self.query_cache = QueryCache()
+        self._rng = random.Random(self.limits.seed)
+        self._gate = threading.Lock()
+        self._last_seen: dict[str, float] = {}
+        self._blocked_until: dict[str, float] = {}
         self.faults = faults or FaultPlan()
+        self.stats = RequestStats()
         self.fault_headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
         self.mid_body = threading.Event()  # set once a hang-body/cut fault has sent half a file
         self._httpd = _HTTPServer((host, port), _Handler)
@@ -436,6 +685,41 @@ class ArxivServer:
         self._httpd.stopping = threading.Event()
         self._httpd.hang_seconds = hang_seconds
         self._thread: threading.Thread | None = None
+        self.oai = OaiRepository(
+            self.catalog,
+            f"{self.url}/oai2",
+            page_size=oai_page_size,
+            id_page_size=oai_id_page_size,
+            token_ttl=token_ttl,
+            clock=clock,
+        )
+
+    def polite(self, client: str) -> bool:
+        """False (answer 403) when ``client`` asks sooner than ``min_interval`` after its last request.
+
+        Every request counts, refused ones too: a client that keeps going after a 403 stays
+        blocked. After a violation the client is blocked for ``block_seconds``.
+        """
+        if self.limits.min_interval <= 0:
+            return True
+        now = time.monotonic()
+        with self._gate:
+            last = self._last_seen.get(client)
+            self._last_seen[client] = now
+            if now < self._blocked_until.get(client, 0.0):
+                self._blocked_until[client] = now + self.limits.block_seconds
+                return False
+            if last is not None and now - last < self.limits.min_interval - 0.05:
+                self._blocked_until[client] = now + self.limits.block_seconds
+                return False
+            return True
+
+    def glitch(self) -> bool:
+        """Whether this API answer is one of arXiv's anomalously empty pages (seeded draw)."""
+        if self.limits.empty_page_rate <= 0:
+            return False
+        with self._gate:
+            return self._rng.random() < self.limits.empty_page_rate
 
     @property
     def url(self) -> str:
@@ -472,10 +756,53 @@ def main(argv: list[str] | None = None) -> None:
         "--fault", action="append", default=[], help="KIND:N:FAULT, e.g. api:1:429, pdf:2:truncate"
     )
     ap.add_argument("--hang-seconds", type=float, default=30.0)
+    ap.add_argument(
+        "--retry-after", type=float, default=None, help="Retry-After of injected 429/503 (OAI 503: default 1)"
+    )
+    ap.add_argument(
+        "--oai-page-size", type=int, default=1000, help="records per ListRecords page (arXiv: 1000)"
+    )
+    ap.add_argument("--token-ttl", type=float, default=3600.0, help="seconds a resumptionToken lives")
+    ap.add_argument(
+        "--min-interval",
+        "--delay",
+        dest="min_interval",
+        type=float,
+        default=3.0,
+        help="seconds a client must leave between requests, else 403 (arXiv's rule: 3; 0 for benches)",
+    )
+    ap.add_argument("--block-seconds", type=float, default=0.0, help="a 403'd client stays blocked this long")
+    ap.add_argument("--url-limit", type=int, default=8190, help="longer request targets get 414")
+    ap.add_argument("--result-cap", type=int, default=30000, help="API results per query (arXiv: 30000)")
+    ap.add_argument("--max-page", type=int, default=2000, help="API max_results per call (arXiv: 2000)")
+    ap.add_argument(
+        "--empty-page-rate", type=float, default=0.0, help="probability of arXiv's empty-page glitch"
+    )
+    ap.add_argument("--seed", type=int, default=0, help="seed of the empty-page draws")
     args = ap.parse_args(argv)
-    server = ArxivServer(args.catalog, args.host, args.port, FaultPlan.parse(args.fault), args.hang_seconds)
+    limits = ApiLimits(
+        result_cap=args.result_cap,
+        max_page=args.max_page,
+        url_limit=args.url_limit,
+        min_interval=args.min_interval,
+        block_seconds=args.block_seconds,
+        empty_page_rate=args.empty_page_rate,
+        seed=args.seed,
+    )
+    server = ArxivServer(
+        args.catalog,
+        args.host,
+        args.port,
+        FaultPlan.parse(args.fault),
+        args.hang_seconds,
+        retry_after=args.retry_after,
+        oai_page_size=args.oai_page_size,
+        token_ttl=args.token_ttl,
+        limits=limits,
+    )
     print(
-        f"arXiv-protocol server for {args.catalog} at {server.url} ({len(server.catalog.papers)} papers)",
+        f"arXiv-protocol server for {args.catalog} at {server.url} ({len(server.catalog.papers)} papers; "
+        f"API at /api/query, OAI-PMH at /oai2, counts at /_stats; min interval {limits.min_interval:g} s)",
         flush=True,
     )
     try:

@@ -1,0 +1,474 @@
+"""OAI-PMH 2.0 for the arXiv stand-in: what export.arxiv.org/oai2 answers, over a local catalog.
+
+Mounted by ``arxiv_server.py`` at ``/oai2`` (arXiv's legacy base URL) and ``/oai`` (the base URL of
+arXiv's current implementation, github.com/arXiv/oaipmh). What it speaks, and where each part comes
+from:
+
+- Verbs ``Identify``, ``ListMetadataFormats``, ``ListSets``, ``ListIdentifiers``, ``ListRecords``,
+  ``GetRecord``; errors ``badVerb``, ``badArgument``, ``cannotDisseminateFormat``,
+  ``idDoesNotExist``, ``noRecordsMatch``, ``badResumptionToken`` (OAI-PMH 2.0 spec, sections 3.6
+  and 4; openarchives.org/OAI/openarchivesprotocol.html). ``resumptionToken`` is exclusive: with
+  it, only ``verb`` may be given (spec 4.5; arXiv's oaipmh ``_list_data`` checks the same).
+- Granularity ``YYYY-MM-DD``, ``deletedRecord`` persistent, earliest datestamp from the catalog
+  (arXiv's ``oai_config.py``: GRANULARITY='YYYY-MM-DD', DELETED_RECORD='persistent'). A finer
+  ``from``/``until`` is a ``badArgument`` (spec 3.3.1).
+- **Datestamps are last-modified days**, not submission days (arXiv's OAI help page,
+  info.arxiv.org/help/oa: "the datestamp ... is the last modification time of that record ...
+  The OAI-PMH interface does not support selective harvesting based on submission date"). A
+  record's datestamp here is the catalog's ``datestamp`` field or else the date of its newest
+  version (a new version or a withdrawal moves it), so a harvest ``from`` a day is a superset of
+  what changed; the harvester filters by first-version date itself. ``from``/``until`` are
+  inclusive (spec 3.3.1).
+- **Sets** (arXiv's help page: each archive is a set, e.g. ``cs``, ``math``, physics archives as
+  ``physics:hep-th``; arXiv's oaipmh ``create_set_list.make_set_str``: groups ``cs``, archives
+  ``cs:cs``, categories ``cs:cs:CL``, ``stat:stat:ML``, ``physics:astro-ph:GA``). All three forms
+  are accepted; a record is in a set when any of its categories (primary or cross-list) is, so
+  ``set=cs`` also returns a stat.ML paper cross-listed to cs.LG. Headers carry one ``setSpec`` per
+  category (category form).
+- **Formats**: ``arXivRaw`` (namespace http://arxiv.org/OAI/arXivRaw/, arXiv's help page:
+  "very close the internal format ... Includes version history") and ``oai_dc``. The arXivRaw
+  element order follows arXiv's ``record_formats.xml`` template: id, submitter, one ``version``
+  per version (``date`` in RFC 822 form "Mon, 01 Apr 2024 17:03:12 GMT", ``size`` as "123kb",
+  optional ``source_type``), title, authors (one string, as submitted), categories
+  (space-separated, primary first), comments, doi, license, abstract. Only the latest version of
+  an item is exposed, carrying the whole version history (help page: "Item = Article").
+- **Withdrawals**: arXiv withdraws a paper by announcing a new version that holds only a
+  withdrawal notice; arxiv-browse treats a version whose source flag is ``I`` (ignore) as withdrawn
+  (``VersionEntry.withdrawn_or_ignore``) and lists no formats for it. So the withdrawal version
+  here has ``<size>1kb</size>`` and ``<source_type>I</source_type>``, and ``comments`` is the
+  author's reason as the catalog gives it (which need not contain the word "withdrawn").
+- **Paging**: ``page_size`` records per ``ListRecords`` response (default 1,000: what the legacy
+  export.arxiv.org/oai2 returned per ListRecords response, 10,000 for ListIdentifiers, as
+  harvesters report, e.g. academia.stackexchange.com/q/38969; arXiv's new implementation sets
+  RECORDS_LIMIT=2000). The ``resumptionToken`` carries ``cursor``, ``completeListSize`` and
+  ``expirationDate`` (spec 3.5); the last page has an empty token. Tokens expire after
+  ``token_ttl`` seconds (arXiv's new implementation expires them at the next UTC midnight); an
+  expired, malformed or unknown token is ``badResumptionToken``. Records are ordered by
+  (datestamp, id), so a page boundary is stable while the catalog does not change.
+- **Flow control**: arXiv answers 503 with ``Retry-After`` (help page: "arXiv uses 503
+  Retry-After replies to implement flow control"; spec 3.5); the server injects it through the
+  ``FaultPlan`` (``oai:N:503``).
+
+The index is built once at load (records sorted by datestamp, id; category sets interned), and a
+page is a bisect plus a slice, so a 270K-record catalog answers a page in tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import hashlib
+import json
+import time
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from urllib.parse import parse_qs
+
+from lxml import etree as ET
+
+from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion
+
+OAI = "http://www.openarchives.org/OAI/2.0/"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+RAW = "http://arxiv.org/OAI/arXivRaw/"
+OAI_DC = "http://www.openarchives.org/OAI/2.0/oai_dc/"
+DC = "http://purl.org/dc/elements/1.1/"
+ID_PREFIX = "oai:arXiv.org:"
+
+FORMATS = {
+    "arXivRaw": ("http://arxiv.org/OAI/arXivRaw.xsd", RAW),
+    "oai_dc": ("http://www.openarchives.org/OAI/2.0/oai_dc.xsd", OAI_DC),
+}
+DEFAULT_LICENSE = "http://creativecommons.org/licenses/by/4.0/"
+
+# arXiv's groups: an archive's group is its own name except the physics archives (arXiv taxonomy).
+_OWN_GROUP = {"cs", "math", "stat", "eess", "econ", "q-bio", "q-fin"}
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+class OaiError(Exception):
+    """An OAI-PMH protocol error, answered with HTTP 200 and ``<error code=...>`` (spec 3.6)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def category_sets(category: str) -> tuple[str, ...]:
+    """The set specs a category belongs to: group, group:archive, group:archive:SUBJECT.
+
+    ``cs.CL`` -> cs, cs:cs, cs:cs:CL; ``hep-th`` -> physics, physics:hep-th;
+    ``astro-ph.GA`` -> physics, physics:astro-ph, physics:astro-ph:GA.
+    """
+    archive, _, subject = category.partition(".")
+    group = archive if archive in _OWN_GROUP else "physics"
+    specs = [group, f"{group}:{archive}"]
+    if subject:
+        specs.append(f"{group}:{archive}:{subject}")
+    return tuple(specs)
+
+
+def category_spec(category: str) -> str:
+    """The most specific set spec of a category (what a record header lists)."""
+    return category_sets(category)[-1]
+
+
+def rfc822(day: str, seed: str) -> str:
+    """``2024-04-01`` -> ``Mon, 01 Apr 2024 17:03:12 GMT``; the time of day is a stable hash of ``seed``.
+
+    The catalog keeps days only; arXiv shows submission times, so a deterministic time stands in.
+    Day and month names are English whatever the locale, as in arXiv's output.
+    """
+    d = date.fromisoformat(day)
+    secs = zlib.crc32(seed.encode()) % 86400
+    return (
+        f"{_DAYS[d.weekday()]}, {d.day:02d} {_MONTHS[d.month - 1]} {d.year} "
+        f"{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d} GMT"
+    )
+
+
+def authors_string(authors: list[str]) -> str:
+    """arXivRaw's authors field is one string as submitted: "A, B and C"."""
+    if len(authors) <= 1:
+        return "".join(authors)
+    return ", ".join(authors[:-1]) + " and " + authors[-1]
+
+
+def _day(value: str, name: str) -> str:
+    if len(value) != 10:
+        raise OaiError("badArgument", f"{name}={value!r}: this repository's granularity is YYYY-MM-DD")
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise OaiError("badArgument", f"{name}={value!r} is not a date YYYY-MM-DD") from None
+
+
+@dataclass(frozen=True)
+class _Query:
+    verb: str
+    prefix: str
+    from_: str | None
+    until: str | None
+    set_spec: str | None
+
+
+class OaiRepository:
+    """The OAI-PMH view of a catalog: a sorted index built once, pages sliced from it."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        base_url: str,
+        page_size: int = 1000,
+        id_page_size: int = 10000,
+        token_ttl: float = 3600.0,
+        clock=time.time,
+    ) -> None:
+        self.catalog = catalog
+        self.base_url = base_url
+        self.page_size = page_size
+        self.id_page_size = id_page_size
+        self.token_ttl = token_ttl
+        self.clock = clock
+        # Records without any date have no datestamp and cannot be harvested (arXiv has none such).
+        dated = [(p.modified, p.arxiv_id) for p in catalog.papers.values() if p.modified]
+        dated.sort()
+        self._stamps = [d for d, _ in dated]
+        self._ids = [i for _, i in dated]
+        interned: dict[tuple[str, ...], frozenset[str]] = {}
+        self._sets: list[frozenset[str]] = []
+        for aid in self._ids:
+            cats = tuple(catalog.papers[aid].categories)
+            if cats not in interned:
+                interned[cats] = frozenset(s for c in cats for s in category_sets(c))
+            self._sets.append(interned[cats])
+        self.earliest = self._stamps[0] if self._stamps else "2007-04-02"
+        self._cache: OrderedDict[tuple, list[int]] = OrderedDict()
+        # Tokens name their query and carry the issue time; the secret makes them unforgeable and
+        # makes a token from another server instance (a restart) unknown, as at arXiv.
+        self._secret = hashlib.sha256(f"{id(self)}:{time.time_ns()}".encode()).hexdigest()[:16]
+
+    # ----------------------------------------------------------------------------------------
+    # request dispatch
+    # ----------------------------------------------------------------------------------------
+    def handle(self, query_string: str, force_expired: bool = False) -> bytes:
+        """The XML answer to one request (always HTTP 200: OAI errors are in the body).
+
+        ``force_expired``: answer a request that carries a token as if the token had expired
+        (the ``oai:N:expire`` fault), whatever its age.
+        """
+        raw = parse_qs(query_string, keep_blank_values=True)
+        args = {k: v[-1] for k, v in raw.items()}
+        verb = args.get("verb", "")
+        try:
+            if any(len(v) > 1 for v in raw.values()):
+                raise OaiError("badArgument", "an argument is repeated")
+            handler = {
+                "Identify": self._identify,
+                "ListMetadataFormats": self._list_formats,
+                "ListSets": self._list_sets,
+                "ListRecords": self._list,
+                "ListIdentifiers": self._list,
+                "GetRecord": self._get_record,
+            }.get(verb)
+            if handler is None:
+                raise OaiError("badVerb", f"illegal verb {verb!r}" if verb else "no verb given")
+            if force_expired and "resumptionToken" in args:
+                raise OaiError(
+                    "badResumptionToken", "the resumptionToken has expired; harvest again from a date"
+                )
+            root, body = self._envelope(args, verb)
+            handler(args, body)
+        except OaiError as exc:
+            root, _ = self._envelope(args if exc.code not in ("badVerb", "badArgument") else {}, None)
+            ET.SubElement(root, f"{{{OAI}}}error", code=exc.code).text = str(exc)
+        return ET.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+    def _envelope(self, args: dict[str, str], verb: str | None) -> tuple[ET.Element, ET.Element | None]:
+        root = ET.Element(f"{{{OAI}}}OAI-PMH", nsmap={None: OAI, "xsi": XSI})
+        root.set(
+            f"{{{XSI}}}schemaLocation",
+            f"{OAI} http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd",
+        )
+        now = datetime.fromtimestamp(self.clock(), timezone.utc)
+        ET.SubElement(root, f"{{{OAI}}}responseDate").text = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        request = ET.SubElement(root, f"{{{OAI}}}request")
+        for key in ("verb", "identifier", "metadataPrefix", "from", "until", "set", "resumptionToken"):
+            if key in args:
+                request.set(key, args[key])
+        request.text = f"{self.base_url}"
+        return root, (ET.SubElement(root, f"{{{OAI}}}{verb}") if verb else None)
+
+    @staticmethod
+    def _only(args: dict[str, str], allowed: set[str], required: set[str] = frozenset()) -> None:
+        extra = set(args) - allowed - {"verb"}
+        if extra:
+            raise OaiError("badArgument", f"illegal argument(s): {', '.join(sorted(extra))}")
+        missing = required - set(args)
+        if missing:
+            raise OaiError("badArgument", f"missing required argument(s): {', '.join(sorted(missing))}")
+
+    # ----------------------------------------------------------------------------------------
+    # verbs
+    # ----------------------------------------------------------------------------------------
+    def _identify(self, args: dict[str, str], body: ET.Element) -> None:
+        self._only(args, set())
+        for tag, text in (
+            ("repositoryName", "arXiv (local stand-in)"),
+            ("baseURL", self.base_url),
+            ("protocolVersion", "2.0"),
+            ("adminEmail", "help@arxiv.org"),
+            ("earliestDatestamp", self.earliest),
+            ("deletedRecord", "persistent"),
+            ("granularity", "YYYY-MM-DD"),
+        ):
+            ET.SubElement(body, f"{{{OAI}}}{tag}").text = text
+
+    def _list_formats(self, args: dict[str, str], body: ET.Element) -> None:
+        self._only(args, {"identifier"})
+        if "identifier" in args:
+            self._paper(args["identifier"])
+        for prefix, (schema, namespace) in FORMATS.items():
+            fmt = ET.SubElement(body, f"{{{OAI}}}metadataFormat")
+            ET.SubElement(fmt, f"{{{OAI}}}metadataPrefix").text = prefix
+            ET.SubElement(fmt, f"{{{OAI}}}schema").text = schema
+            ET.SubElement(fmt, f"{{{OAI}}}metadataNamespace").text = namespace
+
+    def _list_sets(self, args: dict[str, str], body: ET.Element) -> None:
+        self._only(args, {"resumptionToken"})
+        if "resumptionToken" in args:
+            raise OaiError("badResumptionToken", "ListSets is never split; no token is valid")
+        specs = sorted({s for sets in set(self._sets) for s in sets})
+        for spec in specs:
+            item = ET.SubElement(body, f"{{{OAI}}}set")
+            ET.SubElement(item, f"{{{OAI}}}setSpec").text = spec
+            ET.SubElement(item, f"{{{OAI}}}setName").text = spec.split(":")[-1]
+
+    def _get_record(self, args: dict[str, str], body: ET.Element) -> None:
+        self._only(args, {"identifier", "metadataPrefix"}, {"identifier", "metadataPrefix"})
+        prefix = self._prefix(args["metadataPrefix"])
+        paper = self._paper(args["identifier"])
+        self._record(body, paper, prefix, header_only=False)
+
+    def _list(self, args: dict[str, str], body: ET.Element) -> None:
+        verb = args["verb"]
+        if "resumptionToken" in args:
+            self._only(args, {"resumptionToken"})
+            query, cursor = self._read_token(args["resumptionToken"], verb)
+        else:
+            self._only(args, {"metadataPrefix", "from", "until", "set"}, {"metadataPrefix"})
+            prefix = self._prefix(args["metadataPrefix"])
+            lo = _day(args["from"], "from") if "from" in args else None
+            hi = _day(args["until"], "until") if "until" in args else None
+            if lo and hi and lo > hi:
+                raise OaiError("badArgument", f"from={lo} is after until={hi}")
+            query, cursor = _Query(verb, prefix, lo, hi, args.get("set") or None), 0
+        matches = self._matches(query)
+        if not matches:
+            raise OaiError("noRecordsMatch", "no record matches these arguments")
+        if cursor >= len(matches):
+            raise OaiError("badResumptionToken", "the token points past the end of its list")
+        size = self.page_size if verb == "ListRecords" else self.id_page_size
+        for index in matches[cursor : cursor + size]:
+            paper = self.catalog.papers[self._ids[index]]
+            self._record(body, paper, query.prefix, header_only=verb == "ListIdentifiers")
+        nxt = cursor + size
+        token = ET.SubElement(
+            body, f"{{{OAI}}}resumptionToken", cursor=str(cursor), completeListSize=str(len(matches))
+        )
+        if nxt < len(matches):
+            expires = datetime.fromtimestamp(self.clock() + self.token_ttl, timezone.utc)
+            token.set("expirationDate", expires.strftime("%Y-%m-%dT%H:%M:%SZ"))
+            token.text = self._make_token(query, nxt)
+
+    # ----------------------------------------------------------------------------------------
+    # helpers
+    # ----------------------------------------------------------------------------------------
+    @staticmethod
+    def _prefix(prefix: str) -> str:
+        if prefix not in FORMATS:
+            raise OaiError(
+                "cannotDisseminateFormat", f"metadataPrefix {prefix!r} not supported: {', '.join(FORMATS)}"
+            )
+        return prefix
+
+    def _paper(self, identifier: str) -> CatalogPaper:
+        if not identifier.startswith(ID_PREFIX):
+            raise OaiError("badArgument", f"identifier must look like {ID_PREFIX}2401.00001")
+        paper = self.catalog.papers.get(identifier[len(ID_PREFIX) :])
+        if paper is None or not paper.modified:
+            raise OaiError("idDoesNotExist", f"no record {identifier}")
+        return paper
+
+    def _matches(self, query: _Query) -> list[int]:
+        """Indexes (into the sorted index) of the records a query selects; a few cached."""
+        key = (query.from_, query.until, query.set_spec)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        lo = bisect.bisect_left(self._stamps, query.from_) if query.from_ else 0
+        hi = bisect.bisect_right(self._stamps, query.until) if query.until else len(self._stamps)
+        spec = query.set_spec
+        found = list(range(lo, hi)) if spec is None else [i for i in range(lo, hi) if spec in self._sets[i]]
+        self._cache[key] = found
+        while len(self._cache) > 8:
+            self._cache.popitem(last=False)
+        return found
+
+    def _make_token(self, query: _Query, cursor: int) -> str:
+        payload = json.dumps(
+            [
+                query.verb,
+                query.prefix,
+                query.from_,
+                query.until,
+                query.set_spec,
+                cursor,
+                round(self.clock(), 3),
+            ],
+            separators=(",", ":"),
+        )
+        sig = hashlib.sha256((self._secret + payload).encode()).hexdigest()[:12]
+        return base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=") + "." + sig
+
+    def _read_token(self, token: str, verb: str) -> tuple[_Query, int]:
+        try:
+            encoded, sig = token.rsplit(".", 1)
+            payload = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+            if hashlib.sha256((self._secret + payload).encode()).hexdigest()[:12] != sig:
+                raise ValueError("signature")
+            tverb, prefix, lo, hi, spec, cursor, issued = json.loads(payload)
+        except (ValueError, TypeError, UnicodeDecodeError):
+            raise OaiError("badResumptionToken", f"unknown resumptionToken {token!r}") from None
+        if tverb != verb:
+            raise OaiError("badResumptionToken", f"this token belongs to {tverb}, not {verb}")
+        if self.clock() - issued > self.token_ttl:
+            raise OaiError("badResumptionToken", "the resumptionToken has expired; harvest again from a date")
+        return _Query(tverb, prefix, lo, hi, spec), int(cursor)
+
+    def _record(self, parent: ET.Element, paper: CatalogPaper, prefix: str, header_only: bool) -> None:
+        record = parent if header_only else ET.SubElement(parent, f"{{{OAI}}}record")
+        header = ET.SubElement(record, f"{{{OAI}}}header")
+        ET.SubElement(header, f"{{{OAI}}}identifier").text = ID_PREFIX + paper.arxiv_id
+        ET.SubElement(header, f"{{{OAI}}}datestamp").text = paper.modified
+        for spec in dict.fromkeys(category_spec(c) for c in paper.categories):
+            ET.SubElement(header, f"{{{OAI}}}setSpec").text = spec
+        if header_only:
+            return
+        metadata = ET.SubElement(record, f"{{{OAI}}}metadata")
+        if prefix == "arXivRaw":
+            _arxiv_raw(metadata, paper)
+        else:
+            _oai_dc(metadata, paper)
+
+
+def _versions(paper: CatalogPaper) -> list[CatalogVersion]:
+    """The dated versions, oldest first; the latest is the withdrawal when the paper is withdrawn."""
+    versions = [v for v in paper.versions.values() if v.number and v.date]
+    return sorted(versions, key=lambda v: v.number)
+
+
+def _size_kb(paper: CatalogPaper, version: CatalogVersion) -> int:
+    if version.size_kb is not None:
+        return version.size_kb
+    return 120 + zlib.crc32(f"{paper.arxiv_id}v{version.number}".encode()) % 2900
+
+
+def _categories(paper: CatalogPaper) -> list[str]:
+    cats = list(paper.categories)
+    if paper.primary_category and paper.primary_category in cats:
+        cats.remove(paper.primary_category)
+        cats.insert(0, paper.primary_category)
+    return cats
+
+
+def _arxiv_raw(metadata: ET.Element, paper: CatalogPaper) -> None:
+    raw = ET.SubElement(metadata, f"{{{RAW}}}arXivRaw", nsmap={None: RAW, "xsi": XSI})
+    raw.set(f"{{{XSI}}}schemaLocation", f"{RAW} http://arxiv.org/OAI/arXivRaw.xsd")
+    ET.SubElement(raw, f"{{{RAW}}}id").text = paper.arxiv_id
+    ET.SubElement(raw, f"{{{RAW}}}submitter").text = paper.submitter or (
+        paper.authors[0] if paper.authors else "arXiv submitter"
+    )
+    versions = _versions(paper)
+    for v in versions:
+        withdrawal = v.withdrawn or (paper.withdrawn and v is versions[-1] and len(versions) > 1)
+        item = ET.SubElement(raw, f"{{{RAW}}}version", version=f"v{v.number}")
+        ET.SubElement(item, f"{{{RAW}}}date").text = rfc822(v.date, f"{paper.arxiv_id}v{v.number}")
+        ET.SubElement(item, f"{{{RAW}}}size").text = f"{1 if withdrawal else _size_kb(paper, v)}kb"
+        if withdrawal:
+            ET.SubElement(item, f"{{{RAW}}}source_type").text = "I"
+    ET.SubElement(raw, f"{{{RAW}}}title").text = paper.title
+    ET.SubElement(raw, f"{{{RAW}}}authors").text = authors_string(paper.authors)
+    ET.SubElement(raw, f"{{{RAW}}}categories").text = " ".join(_categories(paper))
+    if paper.comment:
+        ET.SubElement(raw, f"{{{RAW}}}comments").text = paper.comment
+    if paper.doi:
+        ET.SubElement(raw, f"{{{RAW}}}doi").text = paper.doi
+    ET.SubElement(raw, f"{{{RAW}}}license").text = paper.license or DEFAULT_LICENSE
+    if paper.abstract:
+        ET.SubElement(raw, f"{{{RAW}}}abstract").text = paper.abstract
+
+
+def _oai_dc(metadata: ET.Element, paper: CatalogPaper) -> None:
+    dc = ET.SubElement(metadata, f"{{{OAI_DC}}}dc", nsmap={"oai_dc": OAI_DC, "dc": DC, "xsi": XSI})
+    ET.SubElement(dc, f"{{{DC}}}title").text = paper.title
+    for name in paper.authors:
+        ET.SubElement(dc, f"{{{DC}}}creator").text = name
+    for cat in _categories(paper):
+        ET.SubElement(dc, f"{{{DC}}}subject").text = cat
+    if paper.abstract:
+        ET.SubElement(dc, f"{{{DC}}}description").text = paper.abstract
+    if paper.comment:
+        ET.SubElement(dc, f"{{{DC}}}description").text = f"Comment: {paper.comment}"
+    versions = _versions(paper)
+    dates = dict.fromkeys(d for d in (paper.first_published, versions[-1].date if versions else None) if d)
+    for d in dates:
+        ET.SubElement(dc, f"{{{DC}}}date").text = d
+    ET.SubElement(dc, f"{{{DC}}}type").text = "text"
+    ET.SubElement(dc, f"{{{DC}}}identifier").text = f"http://arxiv.org/abs/{paper.arxiv_id}"
+    if paper.doi:
+        ET.SubElement(dc, f"{{{DC}}}identifier").text = f"doi:{paper.doi}"

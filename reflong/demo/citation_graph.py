@@ -84,14 +84,17 @@ def generate_graph(
         return []
     ranked = list(seeds)
     random.Random(f"graph:{seed}:popularity").shuffle(ranked)
-    weights = [1.0 / (rank + 1) ** 1.1 for rank in range(len(ranked))]
+    cum, total = [], 0.0
+    for rank in range(len(ranked)):
+        total += 1.0 / (rank + 1) ** 1.1
+        cum.append(total)
     pairs = set()
     for citing in pool:
         r = random.Random(f"graph:{seed}:{citing}")
         k = min(len(ranked), sum(1 for _ in range(8) if r.random() < mean_cites / 8))
         chosen: set[str] = set()
         while len(chosen) < k:
-            chosen.add(r.choices(ranked, weights)[0])
+            chosen.add(r.choices(ranked, cum_weights=cum)[0])
         pairs.update((citing, cited) for cited in chosen)
     return sorted(pairs)
 

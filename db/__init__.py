@@ -8,6 +8,7 @@ from reflong.db.audits import Audit as Audit  # verdicts on edges (registers the
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
+from reflong.db.harvest import ArxivRecordRow, HarvestState  # harvested records, harvest progress
 from reflong.db.index import IndexCitation as IndexCitation  # citation-index cache, plan
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure
 from reflong.db.text import Chunk, ParsedDoc
@@ -15,11 +16,13 @@ from reflong.db.views import ensure_views as ensure_views  # browsing views + FT
 
 __all__ = [
     "DEFAULT_DB_PATH",
+    "ArxivRecordRow",
     "Build",
     "BuildTask",
     "Chunk",
     "Citation",
     "Failure",
+    "HarvestState",
     "Paper",
     "PaperRole",
     "ParsedDoc",

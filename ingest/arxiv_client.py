@@ -12,34 +12,32 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from urllib.parse import urlsplit
 
 import arxiv
 import requests
 from arxiv import _feed
 
-from reflong.errors import NetworkError
+from reflong.errors import NetworkError, ServiceBusyError
 from reflong.ingest.netpolicy import (
+    BUSY_STATUS,
     DEFAULT_ARXIV_URL,
+    RETRY_STATUS,
+    ArxivConnection,
     NetPolicy,
     Politeness,
+    busy_message,
     connection_reason,
     make_session,
     retry_after_seconds,
+    unreachable_message,
 )
 from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 
-RETRY_STATUS = {429, 500, 502, 503, 504}
-
-
-def unreachable_message(base_url: str, reason: str) -> str:
-    host = urlsplit(base_url).netloc or base_url
-    return (
-        f"cannot reach arXiv at {host} ({reason}); check the network connection or proxy, "
-        "or use --arxiv-url URL for a mirror or --source DIR for a local catalog"
-    )
+API_PAGE_SIZE = 2000  # the API manual's largest page ("max_results" up to 2000 per call)
+API_RESULT_CAP = 30000  # the API manual: no query returns more than 30000 results, whatever the paging
+ID_LIST_CHUNK = 200  # ids per id_list query: ~10,000 ids would make a URL real servers refuse (414)
 
 
 class PoliteArxivClient(arxiv.Client):
@@ -51,32 +49,46 @@ class PoliteArxivClient(arxiv.Client):
         policy: NetPolicy | None = None,
         politeness: Politeness | None = None,
         session: requests.Session | None = None,
-        page_size: int = 100,
+        page_size: int = API_PAGE_SIZE,
+        conn: ArxivConnection | None = None,
     ) -> None:
-        policy = policy or NetPolicy()
+        if conn is None:
+            policy = policy or NetPolicy()
+            conn = ArxivConnection(policy, session or make_session(), politeness or Politeness(policy.delay))
+        policy = conn.policy
         super().__init__(page_size=page_size, delay_seconds=policy.delay, num_retries=policy.retries)
         self.base_url = base_url.rstrip("/")
         self.query_url_format = self.base_url + "/api/query?{}"
+        self.conn = conn
         self.policy = policy
-        self.politeness = politeness or Politeness(policy.delay)
+        self.politeness = conn.politeness
         self._session.close()  # the library's own session: replaced by the shared, pooled one
-        self._session = session or make_session()
+        self._session = conn.session
         self.on_page: Callable[[int], None] | None = None  # called with each page's entry count
-        self.requests_made = 0
-        self.retries_made = 0
+
+    @property
+    def requests_made(self) -> int:
+        return self.conn.requests_by_kind["api"]
+
+    @property
+    def retries_made(self) -> int:
+        return self.conn.retries_by_kind["api"]
 
     # -- the one method of arxiv.Client that is replaced ------------------------------------
     def _parse_feed(self, url: str, first_page: bool = True, _try_index: int = 0) -> _feed.ParsedFeed:
-        """Fetch and parse one page, retrying with backoff; raise NetworkError when it keeps failing."""
+        """Fetch and parse one page, retrying with backoff; raise NetworkError when it keeps failing.
+
+        A 403 stops at once (``BlockedError``); a 429/503 spell beyond the retry budget stops
+        resumably (``ServiceBusyError``); a 414 (URL too long) is a bug of ours, not a network
+        condition, and says so.
+        """
         attempt = 0
         connect_failures = 0
         confirmed_empty = False
         while True:
-            problem, retry_after = None, None
-            self.politeness.wait()
-            self.requests_made += 1
+            problem, retry_after, busy = None, None, False
             try:
-                resp = self._session.get(url, timeout=self.policy.timeouts)
+                resp = self.conn.send(url, "api")
             except requests.ReadTimeout:
                 problem = f"no answer within {self.policy.timeout:g} s"
             except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout
@@ -87,6 +99,12 @@ class PoliteArxivClient(arxiv.Client):
             else:
                 if resp.status_code in RETRY_STATUS:
                     problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
+                    busy = resp.status_code in BUSY_STATUS
+                elif resp.status_code == 414:
+                    raise NetworkError(
+                        f"arXiv refused a {len(url)}-character URL (HTTP 414); this is a bug in reflong-build "
+                        "(id lists are sent in chunks of 200); please report it"
+                    )
                 elif resp.status_code != 200:
                     raise NetworkError(
                         f"arXiv answered HTTP {resp.status_code} to {url}; check --arxiv-url and --categories"
@@ -107,14 +125,17 @@ class PoliteArxivClient(arxiv.Client):
                         problem = "empty page"
             attempt += 1
             if attempt > self.policy.retries:
+                if busy:
+                    raise ServiceBusyError(busy_message(url, problem, attempt))
                 raise NetworkError(
                     f"arXiv kept failing ({problem}) after {attempt} tries for {url}; "
-                    "try again later or raise --delay"
+                    "try again later (rerun the same command: it resumes) or raise --delay"
                 )
-            wait = self.policy.backoff_for(attempt, retry_after)
-            log.info("arXiv page failed (%s); retry %d in %.1f s", problem, attempt, wait)
-            self.retries_made += 1
-            self.politeness.sleep(wait)
+            self.conn.backoff("api", attempt, problem, url, retry_after)
+
+    def page(self, search: arxiv.Search, start: int, page_size: int | None = None) -> _feed.ParsedFeed:
+        """One page of ``search`` from ``start`` (the caller commits it before asking for the next)."""
+        return self._parse_feed(self._format_url(search, start, page_size or self.page_size), start == 0)
 
     # -- conveniences used by the ingest ------------------------------------------------------
     def search(self, query: str, max_results: int | None = None) -> Iterator[arxiv.Result]:
@@ -128,10 +149,14 @@ class PoliteArxivClient(arxiv.Client):
         return self.results(search)
 
     def by_ids(self, ids: list[str]) -> Iterator[arxiv.Result]:
-        """Entries for ``ids`` (with ``vN`` for exactly that version), in the order given."""
-        if not ids:
-            return iter(())
-        return self.results(arxiv.Search(id_list=ids, max_results=len(ids)))
+        """Entries for ``ids`` (with ``vN`` for exactly that version), in the order given.
+
+        Sent in chunks of at most ``ID_LIST_CHUNK`` ids: one ``id_list`` of thousands of ids is a
+        URL of hundreds of KB, which real servers refuse with 414.
+        """
+        for i in range(0, len(ids), ID_LIST_CHUNK):
+            chunk = ids[i : i + ID_LIST_CHUNK]
+            yield from self.results(arxiv.Search(id_list=chunk, max_results=len(chunk)))
 
     def pdf_url(self, arxiv_id: str, version: int) -> str:
         """The PDF of exactly this version (explicit ``vN``; bare id only when the version is unknown)."""

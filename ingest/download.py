@@ -18,8 +18,14 @@ from pathlib import Path
 
 import requests
 
-from reflong.errors import NetworkError
-from reflong.ingest.netpolicy import NetPolicy, Politeness, connection_reason, retry_after_seconds
+from reflong.errors import NetworkError, ServiceBusyError
+from reflong.ingest.netpolicy import (
+    BUSY_STATUS,
+    ArxivConnection,
+    busy_message,
+    connection_reason,
+    retry_after_seconds,
+)
 
 log = logging.getLogger(__name__)
 
@@ -109,18 +115,16 @@ def copy_local(src: Path, final: Path) -> FetchOutcome:
     return _commit(part, final, "fetched")
 
 
-def download(
-    session: requests.Session,
-    url: str,
-    final: Path,
-    policy: NetPolicy,
-    politeness: Politeness,
-) -> FetchOutcome:
+def download(conn: ArxivConnection, url: str, final: Path) -> FetchOutcome:
     """Download ``url`` to ``final`` unless cached; retries with backoff, resumes partial files.
 
-    Raises NetworkError only when the host cannot be reached at all (the run should stop: every
-    other download would fail the same way); any other failure is returned as ``failed``.
+    Goes through the run's one ``ArxivConnection`` (same gate and session as the metadata).
+    Raises NetworkError when the run must stop: the host cannot be reached at all (every other
+    download would fail the same way), a 403 (``BlockedError``: arXiv blocks robots, going on
+    would be an attack) or a 429/503 spell beyond the retry budget (``ServiceBusyError``). Any
+    other failure is returned as ``failed`` and the run goes on.
     """
+    policy = conn.policy
     hit = cached(final)
     if hit is not None:
         return hit
@@ -130,15 +134,15 @@ def download(
     while True:
         have = part.stat().st_size if part.exists() else 0
         headers = {"Range": f"bytes={have}-"} if have else {}
-        problem, retry_after = None, None
-        politeness.wait()
+        problem, retry_after, busy = None, None, False
         try:
-            with session.get(url, headers=headers, stream=True, timeout=policy.timeouts) as resp:
+            with conn.send(url, "pdf", headers=headers, stream=True) as resp:
                 if resp.status_code == 416:  # our partial file is no prefix of theirs: start over
                     part.unlink(missing_ok=True)
                     problem = "HTTP 416"
                 elif resp.status_code in RETRY_STATUS:
                     problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
+                    busy = resp.status_code in BUSY_STATUS
                 elif resp.status_code == 404:
                     part.unlink(missing_ok=True)
                     return FetchOutcome("failed", reason="no-pdf", message=f"HTTP 404 for {url}")
@@ -181,6 +185,8 @@ def download(
         except requests.RequestException as exc:
             problem = f"download failed ({type(exc).__name__})"
         attempt += 1
+        if attempt > policy.retries and busy:
+            raise ServiceBusyError(busy_message(url, problem, attempt))
         if attempt > policy.retries:
             reason = problem.split()[1].lower() if problem.startswith("HTTP") else "network"
             return FetchOutcome(
@@ -188,9 +194,7 @@ def download(
                 reason=f"http-{reason}" if problem.startswith("HTTP") else reason,
                 message=f"{problem} after {attempt} tries for {url}",
             )
-        wait = policy.backoff_for(attempt, retry_after)
-        log.info("download of %s failed (%s); retry %d in %.1f s", url, problem, attempt, wait)
-        politeness.sleep(wait)
+        conn.backoff("pdf", attempt, problem, url, retry_after)
 
 
 def _range_start(resp: requests.Response) -> int | None:

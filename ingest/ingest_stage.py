@@ -1,16 +1,27 @@
 """The ingest stage: metadata -> roles by date -> version-pinned PDFs, into the store.
 
-One code path for both sources (arXiv API or a local catalog, see ``sources``):
+From arXiv (or a server speaking its protocols, ``--arxiv-url``):
+
+1. metadata is harvested into ``arxiv_record``, one committed page at a time: by default with
+   OAI-PMH (arXivRaw, every version with its date; ``oai_harvest``), incrementally after the
+   first run; with ``--metadata api`` through the API within its limits (``api_harvest``);
+2. roles and version pins are computed from the stored records, batch by batch (``roles``);
+3. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
+   controls and sampled distractors, or a stratified sample of the pool without an index, under
+   ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
+4. the planned PDFs go to the cache, one commit per PDF (skipped with
+   ``--no-pdfs``). Every request (OAI, API, PDF) goes through one ``ArxivConnection``: one
+   session, the 3 s gate, one retry policy; a 403 or a long 429/503 spell stops the run, resumably.
+
+From a local catalog (``--source DIR``, see ``sources``):
 
 1. papers of each window (seed, pool, distractor) at their latest version; bad metadata
    (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
 2. distractors move to the newest version dated before the seed window (``versions``);
 3. metadata rows and roles are upserted (idempotent), committed before any download starts;
-4. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
-   controls and sampled distractors, or a stratified sample of the pool without an index, under
-   ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
-5. the planned PDFs go to the cache (``download``), one commit per PDF, so a killed run loses at
-   most the file in flight and a rerun fetches only what is missing.
+4. the same plan, then its PDFs go to the cache (``download``), one commit per PDF, so a killed run
+   loses at most the file in flight and a rerun fetches only what is missing. ``--max-papers`` on
+   the pool window is a seeded sample stratified by month and category, never the first N.
 
 Without ``since`` (local catalogs only) every paper is stored at its latest version, without
 roles: roles belong to a build and are assigned when one is made.
@@ -26,16 +37,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
+from sqlmodel import select
 
 from reflong.db.engine import session_for
-from reflong.db.papers import clear_failure, record_failure, set_role, upsert_paper
-from reflong.errors import NetworkError
-from reflong.ingest.download import cache_name
-from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.db.papers import Paper, PaperRole, clear_failure, record_failure, set_role, upsert_paper
+from reflong.errors import NetworkError, ReflongError
+from reflong.ingest.api_harvest import harvest_window, lookup_versions
+from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
+from reflong.ingest.download import FetchOutcome, cache_name, download
+from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
+from reflong.ingest.oai_harvest import harvest_set, sets_for
 from reflong.ingest.plan import Plan, PlanSettings, make_plan
 from reflong.ingest.records import PaperMeta
+from reflong.ingest.roles import assign_roles
 from reflong.ingest.selection import stratified_sample
-from reflong.ingest.sources import ArxivSource, LocalSource, Source
+from reflong.ingest.sources import LocalSource, Source
 from reflong.ingest.versions import pick_versions
 from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 from reflong.progress import ProgressFactory, null_progress
@@ -52,11 +68,15 @@ class IngestSettings:
     pool_months: int = 6
     distractor_months: int = 2
     categories: tuple[str, ...] = DEFAULT_CATEGORIES  # empty: no category filter
-    max_papers: int | None = None  # per window (the pool: a stratified seeded sample, not the first N)
+    max_papers: int | None = None  # per window
     cache_dir: Path = Path("reflong-cache")
     arxiv_url: str = DEFAULT_ARXIV_URL
     source_dir: Path | None = None  # a local catalog instead of arXiv
     net: NetPolicy = field(default_factory=NetPolicy)
+    metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
+    pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
+    api_page_size: int = API_PAGE_SIZE
+    api_result_cap: int = API_RESULT_CAP
     plan: PlanSettings = field(default_factory=PlanSettings)
 
 
@@ -71,8 +91,8 @@ class IngestSummary:
     failed: int = 0  # PDFs that could not be had
     skipped: int = 0  # records skipped for bad metadata
     reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
+    requests: Counter = field(default_factory=Counter)  # requests sent to arXiv, by kind
     plan: Plan | None = None
-    metadata_requests: int = 0
 
     def line(self) -> str:
         where = f"window {self.window}" if self.window else "no window (papers stored without roles)"
@@ -84,13 +104,16 @@ class IngestSummary:
             + f"; PDFs fetched {self.fetched}, cached {self.cached}, failed {self.failed}"
             + f"; skipped for bad metadata {self.skipped}"
             + (f" [{reasons}]" if reasons else "")
+            + (
+                "; requests " + ", ".join(f"{k} {v}" for k, v in sorted(self.requests.items()))
+                if self.requests
+                else ""
+            )
         )
 
 
 def make_source(settings: IngestSettings) -> Source:
-    if settings.source_dir is not None:
-        return LocalSource(settings.source_dir)
-    return ArxivSource(settings.arxiv_url, settings.net)
+    return LocalSource(settings.source_dir)
 
 
 def _row_fields(meta: PaperMeta, kind: str) -> dict:
@@ -199,13 +222,203 @@ def _select(
     return chosen
 
 
+PlanCallback = Callable[[Plan], None] | None
+
+
 def run_ingest(
     engine: Engine,
     settings: IngestSettings,
     progress: ProgressFactory = null_progress,
-    plan_callback: Callable[[Plan], None] | None = None,
+    plan_callback: PlanCallback = None,
 ) -> IngestSummary:
-    """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point."""
+    """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point.
+
+    ``plan_callback`` gets the PDF plan before any download (the CLI prints it)."""
+    if settings.source_dir is None:
+        return _run_arxiv(engine, settings, progress, plan_callback)
+    return _run_local(engine, settings, progress, plan_callback)
+
+
+def _plan(
+    engine: Engine,
+    settings: IngestSettings,
+    window: str,
+    chosen: list[tuple[str | None, PaperMeta]],
+    cache_dir: Path,
+    metadata_requests: int,
+    plan_callback: PlanCallback,
+) -> Plan:
+    """Make, log and hand over the plan of this window (see ``plan``)."""
+    plan = make_plan(
+        engine,
+        window,
+        chosen,
+        settings.plan,
+        cache_dir,
+        settings.net.delay,
+        settings.net.timeout,
+        settings.net.retries,
+        is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+    )
+    plan.metadata_requests = metadata_requests
+    for line in plan.lines():
+        log.info(line)
+    if plan_callback is not None:
+        plan_callback(plan)
+    return plan
+
+
+def _window_metas(session, label: str) -> list[tuple[str | None, PaperMeta]]:
+    """The (role, pinned paper version) pairs of a window, as the store holds them."""
+    rows = session.exec(
+        select(PaperRole.role, Paper)
+        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
+        .where(PaperRole.window == label)
+        .order_by(PaperRole.arxiv_id)
+    ).all()
+    return [
+        (
+            role,
+            PaperMeta(
+                arxiv_id=p.arxiv_id,
+                version=p.version,
+                title=p.title,
+                primary_category=p.primary_category,
+                first_published=p.first_published,
+                version_date=p.version_date,
+                doi=p.doi,
+                pdf_url=p.pdf_url,
+            ),
+        )
+        for role, p in rows
+    ]
+
+
+def _run_arxiv(
+    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+) -> IngestSummary:
+    """Harvest metadata (committed page by page), assign roles from the store, fetch PDFs."""
+    if settings.since is None:
+        raise ReflongError("--since is required when ingesting from arXiv (e.g. --since 2024-03)")
+    if settings.metadata not in ("oai", "api"):
+        raise ReflongError(f"--metadata {settings.metadata!r}: use oai or api")
+    build = BuildWindows(
+        parse_month(settings.since), settings.seed_months, settings.pool_months, settings.distractor_months
+    )
+    base_url = settings.arxiv_url.rstrip("/")
+    route = "OAI-PMH" if settings.metadata == "oai" else "API"
+    summary = IngestSummary(window=build.label, source=f"{base_url} ({route})")
+    conn = ArxivConnection(settings.net)
+    categories = list(settings.categories)
+    cache_dir = Path(settings.cache_dir).resolve()
+    try:
+        with session_for(engine) as session:
+            with progress(total=None, desc="metadata pages", unit="page") as bar:
+                entries = 0
+
+                def page_done(n: int) -> None:
+                    nonlocal entries
+                    entries += n
+                    bar.update(1)
+                    bar.set_postfix_str(f"{entries} records")
+
+                client = PoliteArxivClient(base_url, conn=conn, page_size=settings.api_page_size)
+                if settings.metadata == "oai":
+                    needed_from = min(w.start for w in build.windows()).isoformat()
+                    for set_spec in sets_for(categories):
+                        harvest_set(session, conn, base_url, set_spec, needed_from, page_done)
+                else:
+                    for window in build.windows():
+                        harvest_window(
+                            session, client, window.start, window.end, categories,
+                            settings.api_result_cap, page_done,
+                        )  # fmt: skip
+                lookups = settings.metadata == "api"
+                counts = assign_roles(
+                    session, build, categories, settings.max_papers, base_url, "arxiv", lookups
+                )
+                if counts.needs_lookup:
+                    lookup_versions(session, client, counts.needs_lookup, page_done)
+                    counts = assign_roles(
+                        session, build, categories, settings.max_papers, base_url, "arxiv", False
+                    )
+            for role in summary.roles:
+                summary.roles[role] = counts.roles.get(role, 0)
+            summary.papers = sum(counts.roles.values())
+            summary.skipped = counts.skipped
+            summary.reasons.update(counts.reasons)
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            session.commit()
+            metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
+            plan = _plan(
+                engine, settings, build.label, _window_metas(session, build.label), cache_dir,
+                metadata_requests, plan_callback,
+            )  # fmt: skip
+            summary.plan = plan
+            if settings.pdfs and not settings.plan.dry_run:
+                _fetch_pdfs(session, conn, [p.meta for p in plan.picks], cache_dir, summary, progress)
+    finally:
+        summary.requests.update(conn.requests_by_kind)
+    return summary
+
+
+def _fetch_pdfs(
+    session, conn: ArxivConnection, metas: list[PaperMeta], cache_dir: Path, summary, progress
+) -> None:
+    """The planned PDFs, at their pinned versions, one commit each."""
+    todo = [(m.arxiv_id, m.version, m.pdf_url) for m in metas]
+    with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
+        for arxiv_id, version, pdf_url in todo:
+            meta = PaperMeta(arxiv_id=arxiv_id, version=version, title="", pdf_url=pdf_url)
+            if not pdf_url:
+                outcome = FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
+            else:
+                try:
+                    outcome = download(conn, pdf_url, cache_dir / cache_name(arxiv_id, version))
+                except NetworkError:
+                    session.commit()
+                    raise
+            _record_outcome(session, meta, outcome, summary)
+            session.commit()
+            bar.update(1)
+            bar.set_postfix_str(
+                f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}"
+            )
+
+
+def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: IngestSummary) -> None:
+    if outcome.status in ("fetched", "cached"):
+        upsert_paper(
+            session,
+            meta.arxiv_id,
+            meta.version,
+            status="downloaded",
+            pdf_path=str(outcome.path),
+            pdf_sha256=outcome.sha256,
+            error=None,
+        )
+        clear_failure(session, "download", meta.vid)
+        if outcome.status == "fetched":
+            summary.fetched += 1
+        else:
+            summary.cached += 1
+    else:
+        upsert_paper(
+            session,
+            meta.arxiv_id,
+            meta.version,
+            status="failed",
+            error=f"{outcome.reason}: {outcome.message}",
+        )
+        record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
+        summary.failed += 1
+        summary.reasons[outcome.reason or "failed"] += 1
+
+
+def _run_local(
+    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+) -> IngestSummary:
+    """A local catalog: the whole selection at once (catalogs are small), then PDFs copied."""
     source = make_source(settings)
     summary = IngestSummary(source=str(settings.source_dir or settings.arxiv_url))
     cache_dir = Path(settings.cache_dir).resolve()
@@ -221,30 +434,14 @@ def run_ingest(
         summary.papers = len(chosen)
         session.commit()
 
-        summary.metadata_requests = int(getattr(getattr(source, "client", None), "requests_made", 0))
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
-            plan = make_plan(
-                engine,
-                summary.window,
-                chosen,
-                settings.plan,
-                cache_dir,
-                settings.net.delay,
-                settings.net.timeout,
-                settings.net.retries,
-                is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
-            )
-            plan.metadata_requests = summary.metadata_requests
+            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback)
             summary.plan = plan
-            for line in plan.lines():
-                log.info(line)
-            if plan_callback is not None:
-                plan_callback(plan)
-            if settings.plan.dry_run:
-                return summary
-            todo = [(p.role, p.meta) for p in plan.picks]
+            todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
+        if not settings.pdfs:
+            todo = []
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:
@@ -252,32 +449,7 @@ def run_ingest(
                 except NetworkError:
                     session.commit()
                     raise
-                if outcome.status in ("fetched", "cached"):
-                    upsert_paper(
-                        session,
-                        meta.arxiv_id,
-                        meta.version,
-                        status="downloaded",
-                        pdf_path=str(outcome.path),
-                        pdf_sha256=outcome.sha256,
-                        error=None,
-                    )
-                    clear_failure(session, "download", meta.vid)
-                    if outcome.status == "fetched":
-                        summary.fetched += 1
-                    else:
-                        summary.cached += 1
-                else:
-                    upsert_paper(
-                        session,
-                        meta.arxiv_id,
-                        meta.version,
-                        status="failed",
-                        error=f"{outcome.reason}: {outcome.message}",
-                    )
-                    record_failure(session, "download", meta.vid, outcome.reason or "failed", outcome.message)
-                    summary.failed += 1
-                    summary.reasons[outcome.reason or "failed"] += 1
+                _record_outcome(session, meta, outcome, summary)
                 session.commit()
                 bar.update(1)
                 bar.set_postfix_str(

@@ -1,9 +1,9 @@
-"""Where papers come from: the arXiv API (or a mirror speaking its protocol) or a local catalog.
+"""A local catalog as a source of papers (``--source DIR``).
 
-Both sources answer the same four questions, so role assignment, version choice, downloads and
-the store are one code path: which papers fall in a date window (at their latest version), what
-older versions look like (versioned ids), which papers exist at all (local only), and "put the PDF
-of exactly this version in the cache".
+``LocalSource`` answers the questions the local ingest asks: which papers fall in a date window
+(at their latest version), what older versions look like (versioned ids), which papers exist at
+all, and "put the PDF of exactly this version in the cache". arXiv itself is harvested into the
+store instead (``oai_harvest``, ``api_harvest``) and roles come from the stored records (``roles``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from reflong.errors import ReflongError
-from reflong.ingest.arxiv_client import PoliteArxivClient, result_to_meta
-from reflong.ingest.download import FetchOutcome, copy_local, download
+from reflong.ingest.download import FetchOutcome, copy_local
 from reflong.ingest.local_source import CatalogPaper, CatalogProblem, read_catalog
-from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy, Politeness, make_session
 from reflong.ingest.records import PaperMeta, split_versioned_id
 from reflong.ingest.windows import Window
 
@@ -34,59 +31,6 @@ class Source(Protocol):
     def all_papers(self) -> list[PaperMeta]: ...
     def fetch(self, meta: PaperMeta, final: Path) -> FetchOutcome: ...
     def on_page(self, callback: Callable[[int], None] | None) -> None: ...
-
-
-def window_query(window: Window, categories: list[str]) -> str:
-    """``(cat:cs.CL OR cat:cs.LG) AND submittedDate:[...]`` as the arXiv API reads it."""
-    dates = window.submitted_date_clause()
-    if not categories:
-        return dates
-    cats = " OR ".join(f"cat:{c}" for c in categories)
-    return f"({cats}) AND {dates}"
-
-
-class ArxivSource:
-    kind = "arxiv"
-
-    def __init__(self, base_url: str = DEFAULT_ARXIV_URL, policy: NetPolicy | None = None) -> None:
-        self.policy = policy or NetPolicy()
-        self.session = make_session()
-        self.politeness = Politeness(self.policy.delay)
-        self.client = PoliteArxivClient(base_url, self.policy, self.politeness, self.session)
-        self._skipped: list[CatalogProblem] = []
-
-    def problems(self) -> list[CatalogProblem]:
-        return self._skipped
-
-    def on_page(self, callback: Callable[[int], None] | None) -> None:
-        """Call ``callback(n_entries)`` after every metadata page (progress bars)."""
-        self.client.on_page = callback
-
-    def undated(self, categories: list[str]) -> list[str]:
-        return []  # the arxiv client already drops entries without dates
-
-    def _metas(self, results) -> list[PaperMeta]:
-        out = []
-        for result in results:
-            try:
-                out.append(result_to_meta(result, self.client))
-            except ValueError as exc:
-                self._skipped.append(CatalogProblem(str(result.entry_id), "bad-record", str(exc)))
-        return out
-
-    def window(self, window: Window, categories: list[str], limit: int | None) -> list[PaperMeta]:
-        return self._metas(self.client.search(window_query(window, categories), limit))
-
-    def lookup(self, versioned_ids: list[str]) -> list[PaperMeta]:
-        return self._metas(self.client.by_ids(versioned_ids))
-
-    def all_papers(self) -> list[PaperMeta]:
-        raise ReflongError("--since is required when ingesting from arXiv (e.g. --since 2024-03)")
-
-    def fetch(self, meta: PaperMeta, final: Path) -> FetchOutcome:
-        if not meta.pdf_url:
-            return FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
-        return download(self.session, meta.pdf_url, final, self.policy, self.politeness)
 
 
 class LocalSource:

@@ -12,3 +12,11 @@ class ReflongError(Exception):
 
 class NetworkError(ReflongError):
     """A remote service (arXiv, GROBID) could not be reached or kept failing after retries."""
+
+
+class BlockedError(NetworkError):
+    """arXiv answered 403: it blocks robots that break its rules; the whole run must stop at once."""
+
+
+class ServiceBusyError(NetworkError):
+    """A 429/503 spell outlasted the retry budget; the run stopped cleanly and a rerun resumes."""

@@ -14,7 +14,10 @@ from click.testing import CliRunner
 from reflong.cli import main
 from reflong.servers.arxiv_server import ArxivServer
 
+# --metadata api: the corpus knows papers at an unknown version (PDFs without a vN), which the API
+# route keeps as such; arXivRaw (the OAI default) lists v1..vN, so their PDFs would be asked as v1.
 ARGS = [
+    "--metadata", "api",
     "--since", "2023-01", "--pool-months", "30", "--distractor-months", "12", "--categories", "",
     "--trim", "--max-doc-tokens", "4000", "--lengths", "15K:4,22K:6,30K:8",
     "--difficulty", "easy", "--tasks", "12", "--seed", "3",

@@ -15,7 +15,10 @@ from reflong.cli import main
 from reflong.servers.arxiv_server import ArxivServer
 
 SINCE = "2022-03"  # seeds 2022-03, pool 2022-04..09, distractors 2022-01..02: every role gets papers
-FAST = ["--delay", "0.01", "--timeout", "5"]
+# The corpus knows some papers by metadata alone, at an unknown version (v0, from seeds.jsonl):
+# the API route keeps them so, like --source; arXivRaw (the OAI default) lists v1..vN for every
+# paper, so the OAI route is compared on synthetic catalogs instead (tests/test_harvest_oai.py).
+FAST = ["--delay", "0.01", "--timeout", "5", "--metadata", "api"]
 
 
 @pytest.fixture(scope="module")
@@ -164,9 +167,10 @@ def test_rerun_downloads_nothing_and_adds_no_rows(both_ingests, server):
     )
     assert "PDFs fetched 0, cached 8, failed 4" in rerun["line"]
     assert _tables(tmp / "a.db") == before
-    # Only the 4 PDFs that do not exist were asked for again; metadata pages were re-read.
+    # Only the 4 PDFs that do not exist were asked for again; no finished metadata page was
+    # asked again (every page is committed with its query's state, and these windows are closed).
     assert server.faults.counts["pdf"] - pdf_before == 4 and pdf_requests_first == 12
-    assert server.faults.counts["api"] > api_before
+    assert server.faults.counts["api"] == api_before
 
 
 def test_stats_report_roles_status_and_failures(both_ingests):

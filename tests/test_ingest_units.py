@@ -252,14 +252,19 @@ def test_versions_catalog_distractor_read_at_explicit_older_version(tmp_path, co
                 "primary_category": "cs.LG",
             },
             {
+                # withdrawn as arXiv does it: a new version that holds only the notice
                 "arxiv_id": "2204.00002",
-                "version": "v1",
+                "version": "v2",
                 "file": None,
                 "title": "Gone",
                 "authors": ["Moe"],
-                "published": "2022-04-03",
+                "published": "2022-04-20",
+                "first_published": "2022-04-03",
                 "primary_category": "cs.CL",
-                "withdrawn": True,
+                "versions": [
+                    {"version": "v1", "published": "2022-04-03"},
+                    {"version": "v2", "published": "2022-04-20", "withdrawn": True},
+                ],
             },
         ],
     )

@@ -7,6 +7,9 @@ and exit codes (0 ok, 1 user/network error, 2 usage error).
 
 from __future__ import annotations
 
+import logging
+import sys
+
 import click
 
 from reflong import __version__
@@ -55,6 +58,21 @@ COMMAND_MODULES = (
 )
 
 
+def _log_to_stderr() -> None:
+    """Warnings (retries, waits, fallbacks) and info of the ``reflong`` loggers go to stderr.
+
+    Through ``logging`` rather than the progress bars, so they show without a TTY (CI, nohup,
+    a pipe); the hardening issue adds -v/-q on top of this.
+    """
+    logger = logging.getLogger("reflong")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("reflong-build: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+
+
 def _register() -> None:
     import importlib
 
@@ -65,3 +83,4 @@ def _register() -> None:
 
 
 _register()
+_log_to_stderr()

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from reflong.errors import ReflongError
+from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP
 from reflong.ingest.ingest_stage import DEFAULT_CATEGORIES, IngestSettings
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
 from reflong.ingest.plan import PlanSettings
@@ -72,7 +73,7 @@ _DECORATORS = [
         "--arxiv-url",
         default=DEFAULT_ARXIV_URL,
         show_default=True,
-        help="Base URL of an arXiv-compatible endpoint (/api/query and /pdf/<id>vN).",
+        help="Base URL of an arXiv-compatible endpoint (/oai2, /api/query and /pdf/<id>vN).",
     ),
     click.option(
         "--source",
@@ -80,6 +81,34 @@ _DECORATORS = [
         type=click.Path(exists=True, file_okay=False),
         default=None,
         help="A local catalog folder (papers.jsonl + PDFs) instead of arXiv.",
+    ),
+    click.option(
+        "--metadata",
+        type=click.Choice(["oai", "api"]),
+        default="oai",
+        show_default=True,
+        help="How arXiv metadata is fetched: oai = OAI-PMH harvest (arXivRaw, incremental, arXiv's "
+        "route for bulk metadata); api = the search API (window queries split under its 30,000 cap).",
+    ),
+    click.option(
+        "--no-pdfs",
+        "no_pdfs",
+        is_flag=True,
+        help="Metadata and roles only: fetch no PDFs (a later run without it fetches them).",
+    ),
+    click.option(
+        "--api-result-cap",
+        type=click.IntRange(min=1),
+        default=API_RESULT_CAP,
+        hidden=True,
+        help="Results one API query may return (arXiv: 30,000); for tests against a stand-in.",
+    ),
+    click.option(
+        "--api-page-size",
+        type=click.IntRange(min=1, max=2000),
+        default=API_PAGE_SIZE,
+        hidden=True,
+        help="max_results per API page (arXiv allows up to 2,000).",
     ),
     click.option(
         "--delay",
@@ -186,6 +215,10 @@ def ingest_settings(opts: dict) -> IngestSettings:
         source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
         net=NetPolicy(delay=opts["delay"], timeout=opts["timeout"], retries=opts["retries"]),
         plan=plan_settings(opts),
+        metadata=opts["metadata"],
+        pdfs=not opts["no_pdfs"],
+        api_page_size=opts["api_page_size"],
+        api_result_cap=opts["api_result_cap"],
     )
 
 

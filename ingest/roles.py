@@ -1,0 +1,219 @@
+"""Roles by date, computed from the stored records (``arxiv_record``), in batches.
+
+The harvest stores every paper with its version history; this module reads the rows whose
+first version falls in the build's windows (oldest first, ties by id), filters categories
+locally, and writes paper rows and roles a batch at a time, so memory stays flat however big the
+windows are. A distractor is pinned to the newest version dated before the seed window, computed
+from the stored history (no look-ups when the history is complete, as arXivRaw's is); a pin
+already stored for this window is kept when later versions appear (a refresh never moves it).
+Withdrawn papers (newest version a withdrawal notice) are recorded as failures and lose any role
+they had in this window.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, tuple_
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import Session, select
+
+from reflong.db.harvest import ArxivRecordRow
+from reflong.db.papers import Failure, Paper, PaperRole, record_failure, utcnow
+from reflong.ingest.arxivraw import ArxivRecord, RawVersion
+from reflong.ingest.record_rows import record_from_row
+from reflong.ingest.windows import DISTRACTOR, BuildWindows, Window
+
+BATCH = 2000
+_META_FIELDS = (
+    "title",
+    "authors_json",
+    "categories_json",
+    "primary_category",
+    "first_published",
+    "version_date",
+    "doi",
+    "pdf_url",
+    "source",
+)
+
+
+def matches_categories(categories: list[str], wanted: list[str]) -> bool:
+    """Any category matches (``cs.*`` is a prefix); no filter or no known category: True."""
+    if not wanted or not categories:
+        return True
+    for want in wanted:
+        if want.endswith("*"):
+            if any(c.startswith(want[:-1]) for c in categories):
+                return True
+        elif want in categories:
+            return True
+    return False
+
+
+def newest_before(record: ArxivRecord, cutoff: str) -> RawVersion | None:
+    """The newest version with a text (not a withdrawal notice) dated strictly before ``cutoff``."""
+    safe = [v for v in record.versions if v.number and v.date and v.date < cutoff and not v.withdrawn]
+    return max(safe, key=lambda v: v.number) if safe else None
+
+
+def missing_versions(record: ArxivRecord, best: RawVersion | None) -> list[str]:
+    """Versioned ids to look up (newest first) when the stored history has gaps (API records):
+    the unknown versions newer than ``best`` (the newest known one before the cutoff)."""
+    top = record.latest.number if record.latest else 0
+    if top == 0:
+        return [] if best else [f"{record.arxiv_id}v1"]
+    known = {v.number for v in record.versions}
+    floor = best.number if best else 0
+    return [f"{record.arxiv_id}v{n}" for n in range(top - 1, floor, -1) if n not in known]
+
+
+@dataclass
+class RoleCounts:
+    roles: dict[str, int] = field(default_factory=dict)
+    skipped: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+    needs_lookup: list[str] = field(default_factory=list)  # versioned ids (API records with gaps)
+
+
+def _rows_in(session: Session, lo: str, hi: str) -> Iterator[list[ArxivRecordRow]]:
+    """Rows with ``lo <= first_published < hi``, oldest first, ``BATCH`` at a time (keyset paging)."""
+    last: tuple[str, str] | None = None
+    while True:
+        q = select(ArxivRecordRow).where(ArxivRecordRow.first_published >= lo, ArxivRecordRow.first_published < hi)
+        if last is not None:
+            q = q.where(tuple_(ArxivRecordRow.first_published, ArxivRecordRow.arxiv_id) > last)
+        rows = list(session.exec(q.order_by(ArxivRecordRow.first_published, ArxivRecordRow.arxiv_id).limit(BATCH)))
+        if not rows:
+            return
+        yield rows
+        last = (rows[-1].first_published, rows[-1].arxiv_id)
+        session.expunge_all()
+
+
+def _window_of(windows: list[Window], day: str) -> Window | None:
+    return next((w for w in windows if w.contains(day)), None)
+
+
+def assign_roles(
+    session: Session,
+    build: BuildWindows,
+    categories: list[str],
+    max_papers: int | None,
+    base_url: str,
+    source_kind: str,
+    lookups_allowed: bool,
+) -> RoleCounts:
+    """Paper rows and roles of ``build`` from the stored records, committed batch by batch."""
+    windows = build.windows()
+    label, cutoff = build.label, build.cutoff.isoformat()
+    lo = min(w.start for w in windows).isoformat()
+    hi = max(w.end for w in windows).isoformat()
+    counts = RoleCounts(roles={w.role: 0 for w in windows})
+    taken = {w.role: 0 for w in windows}
+    pinned = {
+        r.arxiv_id: r.version
+        for r in session.exec(select(PaperRole).where(PaperRole.window == label, PaperRole.role == DISTRACTOR))
+    }
+
+    def skip(arxiv_id: str, reason: str, message: str) -> None:
+        record_failure(session, "ingest", arxiv_id, reason, message)
+        counts.skipped += 1
+        counts.reasons[reason] = counts.reasons.get(reason, 0) + 1
+        drop.append(arxiv_id)
+
+    for rows in _rows_in(session, lo, hi):
+        papers, roles, ok, drop = [], [], [], []
+        for row in rows:
+            window = _window_of(windows, row.first_published)
+            if window is None or not matches_categories(json.loads(row.categories_json), categories):
+                continue
+            if max_papers is not None and taken[window.role] >= max_papers:
+                continue
+            taken[window.role] += 1
+            record = record_from_row(row)
+            vid = f"{record.arxiv_id}v{record.latest.number}" if record.latest else record.arxiv_id
+            if record.withdrawn:
+                skip(record.arxiv_id, "withdrawn", f"{vid} is withdrawn: {record.comment or ''}".strip())
+                continue
+            if not record.title:
+                skip(record.arxiv_id, "missing-title", f"{vid} has no title")
+                continue
+            if window.role == DISTRACTOR:
+                version = None
+                if record.arxiv_id in pinned:
+                    version = next((v for v in record.versions if v.number == pinned[record.arxiv_id]), None)
+                version = version or newest_before(record, cutoff)
+                gaps = [] if record.complete or not lookups_allowed else missing_versions(record, version)
+                if gaps:  # an unknown middle version may be newer and still before the cutoff
+                    counts.needs_lookup.extend(gaps)
+                    taken[window.role] -= 1  # decided after the look-ups
+                    continue
+                if version is None:
+                    skip(
+                        record.arxiv_id,
+                        "no-version-before-seeds",
+                        f"no version of {record.arxiv_id} is known to predate {cutoff}; not date-safe",
+                    )
+                    continue
+            else:
+                version = record.latest or RawVersion(0, None)
+            meta = record.meta(version, base_url)
+            if version.number == 0:
+                meta.pdf_url, meta.version_date = f"{base_url.rstrip('/')}/pdf/{record.arxiv_id}", None
+            papers.append(_paper_fields(meta, source_kind))
+            roles.append({"window": label, "arxiv_id": record.arxiv_id, "role": window.role, "version": version.number})
+            ok.append(record.arxiv_id)
+            counts.roles[window.role] += 1
+        _write(session, label, papers, roles, ok, drop)
+        session.commit()
+    return counts
+
+
+def _paper_fields(meta, kind: str) -> dict:
+    return {
+        "arxiv_id": meta.arxiv_id,
+        "version": meta.version,
+        "title": meta.title,
+        "authors_json": json.dumps(meta.authors, ensure_ascii=False),
+        "categories_json": json.dumps(meta.categories, ensure_ascii=False),
+        "primary_category": meta.primary_category,
+        "first_published": meta.first_published,
+        "version_date": meta.version_date,
+        "doi": meta.doi,
+        "pdf_url": meta.pdf_url,
+        "source": kind,
+        "status": "metadata",
+        "updated_at": utcnow(),
+    }
+
+
+def _write(session: Session, label: str, papers: list[dict], roles: list[dict], ok: list[str], drop: list[str]) -> None:
+    """Upsert a batch of paper rows (metadata fields only) and roles; clear their old failures."""
+    conn = session.connection()
+    if papers:
+        table = Paper.__table__
+        stmt = insert(table)
+        changed = None
+        for name in _META_FIELDS:
+            differs = table.c[name].is_not(stmt.excluded[name])
+            changed = differs if changed is None else changed | differs
+        update = {name: stmt.excluded[name] for name in (*_META_FIELDS, "updated_at")}
+        conn.execute(
+            stmt.on_conflict_do_update(index_elements=["arxiv_id", "version"], set_=update, where=changed), papers
+        )
+    if roles:
+        table = PaperRole.__table__
+        stmt = insert(table)
+        conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["window", "arxiv_id"], set_={"role": stmt.excluded.role, "version": stmt.excluded.version}
+            ),
+            roles,
+        )
+    if ok:
+        conn.execute(delete(Failure).where(Failure.stage == "ingest", Failure.subject.in_(ok)))
+    if drop:
+        conn.execute(delete(PaperRole).where(PaperRole.window == label, PaperRole.arxiv_id.in_(drop)))

@@ -174,15 +174,6 @@ def _select(
         source.on_page(page_done)
         for window in build.windows():
             metas = source.window(window, categories, None if window.role == POOL else settings.max_papers)
-            if window.role == POOL and settings.max_papers is not None:
-                # Never the first N by date: a seeded sample stratified by month and category.
-                metas = stratified_sample(
-                    metas,
-                    settings.max_papers,
-                    settings.plan.seed,
-                    lambda m: f"{(m.first_published or '')[:7]}|{m.primary_category or ''}",
-                    lambda m: m.arxiv_id,
-                )
             for meta in metas:
                 if meta.arxiv_id in seen:
                     skip(
@@ -268,6 +259,31 @@ def _plan(
     return plan
 
 
+def sample_pool_roles(session, label: str, max_papers: int | None, seed: int) -> int:
+    """Keep ``max_papers`` pool roles of ``label``: a seeded sample stratified by month and primary
+    category (never the first N by date); the other pool roles are removed. Returns pool roles kept."""
+    rows = session.exec(
+        select(PaperRole, Paper)
+        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
+        .where(PaperRole.window == label, PaperRole.role == POOL)
+    ).all()
+    if max_papers is None or len(rows) <= max_papers:
+        return len(rows)
+    keep = stratified_sample(
+        rows,
+        max_papers,
+        seed,
+        lambda rp: f"{(rp[1].first_published or '')[:7]}|{rp[1].primary_category or ''}",
+        lambda rp: rp[0].arxiv_id,
+    )
+    kept = {role.arxiv_id for role, _ in keep}
+    for role, _ in rows:
+        if role.arxiv_id not in kept:
+            session.delete(role)
+    session.commit()
+    return len(kept)
+
+
 def _window_metas(session, label: str) -> list[tuple[str | None, PaperMeta]]:
     """The (role, pinned paper version) pairs of a window, as the store holds them."""
     rows = session.exec(
@@ -342,6 +358,10 @@ def _run_arxiv(
                     counts = assign_roles(
                         session, build, categories, settings.max_papers, base_url, "arxiv", False
                     )
+            if POOL in counts.roles:
+                counts.roles[POOL] = sample_pool_roles(
+                    session, build.label, settings.max_papers, settings.plan.seed
+                )
             for role in summary.roles:
                 summary.roles[role] = counts.roles.get(role, 0)
             summary.papers = sum(counts.roles.values())
@@ -433,6 +453,12 @@ def _run_local(
                 summary.roles[role] += 1
         summary.papers = len(chosen)
         session.commit()
+        if summary.window is not None:
+            summary.roles[POOL] = sample_pool_roles(
+                session, summary.window, settings.max_papers, settings.plan.seed
+            )
+            summary.papers = sum(summary.roles.values())
+            chosen = _window_metas(session, summary.window)
 
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]

@@ -114,6 +114,12 @@ class Plan:
         index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
         return (self.to_fetch * self.arxiv_delay + index * self.index_delay) / 3600
 
+    def hours_at_rules(self) -> float:
+        """The same work at arXiv's 3 s rule and the index's published gap (1 s with a key)."""
+        index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
+        gap = 0.0 if self.index.startswith("none") else max(self.index_delay, 1.0)
+        return (self.to_fetch * 3.0 + index * gap) / 3600
+
     def lines(self) -> list[str]:
         roles = " + ".join(f"{n} {r}s" for r, n in self.by_role().items()) or "none"
         cap = f" (cap --max-pdfs {self.max_pdfs})" if self.max_pdfs else ""
@@ -140,7 +146,8 @@ class Plan:
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
             f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
             f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
-            + (f" and {self.index_delay:g} s an index request" if self.index_delay else ""),
+            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
+            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else ""),
             f"  free disk at the PDF cache: {self.free_gb:.1f} GB",
         ]
         return out
@@ -158,6 +165,7 @@ class Plan:
             "index_estimate": self.index_estimate,
             "estimate_gb": round(self.estimate_gb(), 3),
             "estimate_hours": round(self.estimate_hours(), 3),
+            "hours_at_rules": round(self.hours_at_rules(), 3),
             "free_gb": round(self.free_gb, 1),
         }
 

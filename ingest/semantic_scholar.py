@@ -12,7 +12,8 @@ Limits (https://www.semanticscholar.org/product/api, summarised at
 https://apis.io/rate-limits/semantic-scholar/semantic-scholar-rate-limits/): without a key every
 caller shares one pool (historically 100 requests per 5 minutes per IP, and 429s when the pool is
 busy); a key (header ``x-api-key``) gives a dedicated 1 request per second across all endpoints.
-Hence the gate: 1 s with a key, 3 s without, every 429 retried after ``Retry-After`` (or our
+Hence the gate: 1.1 s with a key (1 s plus a margin: two requests whose starts are 1 s apart can
+arrive less than 1 s apart, and a strict limiter answers 429), 3 s without, every 429 retried after ``Retry-After`` (or our
 exponential backoff, whichever is longer).
 
 Why not the ``semanticscholar`` PyPI client: it brings its own retry loop (tenacity) and its own
@@ -48,7 +49,7 @@ API_KEY_ENV = "S2_API_KEY"
 BATCH_SIZE = 500  # ids per POST /paper/batch
 PAGE_SIZE = 1000  # citers per GET /paper/{id}/citations
 MAX_CITERS = 10_000  # offset + limit must stay below this
-KEYED_DELAY = 1.0  # seconds: 1 request per second with a key
+KEYED_DELAY = 1.1  # seconds: 1 request per second with a key, 10% margin for arrival jitter
 SHARED_DELAY = 3.0  # seconds: the unauthenticated shared pool (100 per 5 minutes)
 PAPER_FIELDS = "citationCount,externalIds,publicationDate,title"
 CITER_FIELDS = "externalIds,publicationDate,title"

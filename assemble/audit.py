@@ -36,12 +36,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from reflong.assemble.build_lookup import find_build
+from reflong.assemble.outputs import atomic_target
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Seed
 from reflong.db.index import IndexDisagreement
 from reflong.db.papers import Paper
 from reflong.errors import ReflongError
+from reflong.textfiles import read_user_text
 
 KIND_ORDER = ("distractor_fp", "review", "title_only", "near_dup_seeds", "index_disagree", "dropped_task")
 EDGE_KINDS = frozenset({"distractor_fp", "review", "title_only", "index_disagree"})
@@ -347,11 +349,8 @@ def write_sheet(rows: Iterable[QueueRow], stream: io.TextIOBase) -> int:
 
 def export_sheet(rows: list[QueueRow], path: Path) -> int:
     """Write the sheet atomically, UTF-8 with BOM so spreadsheet programs read accents correctly."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8-sig", newline="") as f:
+    with atomic_target(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as f:
         n = write_sheet(rows, f)
-    tmp.replace(path)
     return n
 
 
@@ -366,7 +365,8 @@ def import_sheet(engine: Engine, path: Path, who: str | None = None) -> ImportRe
     """Read a filled sheet back; every row is checked first and nothing is stored if one is wrong."""
     if not path.is_file():
         raise ReflongError(f"{path}: no such file; give the sheet written by `reflong-build audit export`")
-    with path.open(encoding="utf-8-sig", newline="") as f:
+    # UTF-8 (BOM or not) or, as Excel on Windows saves "CSV", Windows-1252 (with a warning).
+    with io.StringIO(read_user_text(path, "audit sheet"), newline="") as f:
         # Spreadsheets in many locales save "CSV" with ';' (or tabs): take the header's separator.
         first = f.readline()
         f.seek(0)

@@ -13,14 +13,17 @@ matching ``extra_features``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import statistics
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 MANIFEST_NAME = "manifest.json"
 CARD_NAME = "README.md"
@@ -89,12 +92,27 @@ def answers_mapping(tasks: Sequence[TaskRecord]) -> dict[str, list]:
     return {str(t.task_id): [t.key, list(t.answer)] for t in tasks}
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file and rename, so an interrupted run never leaves half a file."""
+@contextlib.contextmanager
+def atomic_target(path: Path) -> Iterator[Path]:
+    """A temporary path (``<name>.part``) to write; renamed to ``path`` when the block ends well,
+    removed when it fails (disk full, Ctrl-C, a bug): a run never leaves half a file or a
+    ``.part`` behind, and a reader never sees a partial output. Every output writer uses it."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so an interrupted run never leaves half a file."""
+    with atomic_target(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def write_reflong_files(
@@ -176,13 +194,217 @@ def write_parquet(out_dir: Path, config: str, tasks: Sequence[TaskRecord], featu
 
     disable_progress_bar()  # the CLI shows its own bars; datasets' would interleave with them
     path = Path(out_dir) / DATA_DIR / f"{config}.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
     table = InMemoryTable.from_pylist([task_row(t) for t in tasks], schema=features.arrow_schema)
     dataset = Dataset(table, info=DatasetInfo(features=features), fingerprint=f"reflong-{config}")
-    dataset.to_parquet(str(tmp))
-    os.replace(tmp, path)
+    with atomic_target(path) as tmp:
+        dataset.to_parquet(str(tmp))
     return path
+
+
+class CardSection(Protocol):
+    """An extra section of the dataset card, fed each task as it is written.
+
+    Why a protocol: later stages (evaluate's baselines) put figures in the card without assemble
+    importing them; the CLI wires them in. ``render`` runs once, before the card is written, and
+    returns the section's markdown and any files it wrote (listed in the manifest like every
+    output), so the card and manifest are written once and stay consistent."""
+
+    def add(self, config: str, task: TaskRecord) -> None:
+        """One task of ``config``; tasks stream past once (memory stays flat in their number)."""
+
+    def render(self, out_dir: Path) -> tuple[str, list[Path]]: ...
+
+
+# -- streaming: one configuration written task by task ------------------------------------------
+
+ROW_GROUP_BYTES = 100 * 1024 * 1024  # `datasets`' own target for a parquet row group (uncompressed)
+
+
+class _JsonMapWriter:
+    """``json.dumps(mapping)`` written one item at a time: ``{"0": v, "1": w}``, same bytes."""
+
+    def __init__(self, fh) -> None:
+        self.fh, self.first = fh, True
+        fh.write(b"{")
+
+    def add(self, key: str, value: object) -> None:
+        self.fh.write((b"" if self.first else b", ") + reflong_json_bytes({key: value})[1:-1])
+        self.first = False
+
+    def close(self) -> None:
+        self.fh.write(b"}")
+
+
+class _StatsAccumulator:
+    """``config_stats`` over a stream: counters, not the tasks."""
+
+    def __init__(self, config: str) -> None:
+        self.config = config
+        self.setting = self.length = ""
+        self.n = self.n_documents = 0
+        self.keys: set[str] = set()
+        self.sizes: Counter = Counter()
+        self.prompt_tokens: list[int] = []  # one int per task (min/mean/max need no more, but
+        self.docs: dict[str, int] = {}  # the mean must be the same float as before: keep the ints)
+
+    def add(self, t: TaskRecord) -> None:
+        if not self.n:
+            self.setting, self.length, self.n_documents = t.setting, t.length, len(t.documents)
+        self.n += 1
+        self.keys.add(str(t.key))
+        self.sizes[len(set(t.answer))] += 1
+        self.prompt_tokens.append(t.prompt_tokens)
+        for d in t.documents:
+            self.docs[d.doc_id] = d.n_tokens
+
+    def result(self) -> ConfigStats:
+        return ConfigStats(
+            config=self.config,
+            setting=self.setting,
+            length=self.length,
+            tasks=self.n,
+            n_documents=self.n_documents,
+            distinct_keys=len(self.keys),
+            answer_sizes=dict(sorted(self.sizes.items())),
+            prompt_tokens=_min_mean_max(self.prompt_tokens),
+            document_tokens=_min_mean_max(self.docs.values()),
+        )
+
+
+class ConfigWriter:
+    """Write one configuration as its tasks arrive: the Ref-Long prompt and answers JSON and the
+    parquet file, in the same bytes as ``write_reflong_files`` and ``write_parquet`` (parquet: the
+    same bytes while the data fits one row group of ``row_group_bytes``, as `datasets` writes it;
+    beyond, the same table in row groups of that size). Memory holds one row group, not the
+    configuration: a build is flat in the number of tasks.
+
+    Files appear only when the block ends well (written to ``.part`` files, then renamed); a
+    failure removes them. ``files`` and ``stats`` are set on a clean exit.
+    """
+
+    def __init__(
+        self,
+        out_dir: Path,
+        config: str,
+        prompt_dir: str = ".",
+        answers_dir: str = ANSWERS_DIR,
+        features=None,
+        row_group_bytes: int | None = None,
+    ) -> None:
+        out_dir = Path(out_dir)
+        self.targets = [
+            out_dir / prompt_dir / f"{config}.json",
+            out_dir / answers_dir / f"{config}_answers.json",
+        ]
+        if features is not None:
+            self.targets.append(out_dir / DATA_DIR / f"{config}.parquet")
+        self.features = features
+        self.row_group_bytes = row_group_bytes or ROW_GROUP_BYTES  # read now: benches may lower it
+        self.stats_acc = _StatsAccumulator(config)
+        self.files: list[Path] = []
+        self.stats: ConfigStats | None = None
+
+    def __enter__(self) -> ConfigWriter:
+        self._stack = contextlib.ExitStack()
+        try:
+            tmps = [self._stack.enter_context(atomic_target(p)) for p in self.targets]
+            self._prompts = _JsonMapWriter(self._stack.enter_context(tmps[0].open("wb")))
+            self._answers = _JsonMapWriter(self._stack.enter_context(tmps[1].open("wb")))
+            self._parquet = None
+            if self.features is not None:
+                self._parquet = self._stack.enter_context(
+                    _ParquetStream(tmps[2], self.features, self.row_group_bytes)
+                )
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def add(self, task: TaskRecord) -> None:
+        self._prompts.add(str(task.task_id), [task.key, task.prompt])
+        self._answers.add(str(task.task_id), [task.key, list(task.answer)])
+        if self._parquet is not None:
+            self._parquet.add(task_row(task))
+        self.stats_acc.add(task)
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is None:
+            try:
+                self._prompts.close()
+                self._answers.close()
+            except BaseException:
+                self._stack.__exit__(*sys.exc_info())
+                raise
+        self._stack.__exit__(exc_type, exc, tb)  # closes files, then renames (or removes) them
+        if exc_type is None:
+            self.files = list(self.targets)
+            self.stats = self.stats_acc.result()
+        return False
+
+
+class _ParquetStream:
+    """``Dataset.to_parquet`` of `datasets`, fed row by row: the same writer options, schema
+    (with the features in its metadata) and closing metadata; rows buffered up to one row group."""
+
+    def __init__(self, path: Path, features, row_group_bytes: int) -> None:
+        self.path, self.features, self.limit = path, features, row_group_bytes
+        self.rows: list[dict] = []
+        self.nbytes = 0
+
+    def __enter__(self) -> _ParquetStream:
+        import pyarrow.parquet as pq
+        from datasets import config
+        from datasets.arrow_writer import get_parquet_column_options
+
+        schema = self.features.arrow_schema
+        self.cdc = config.DEFAULT_CDC_OPTIONS
+        self.writer = pq.ParquetWriter(
+            str(self.path),
+            schema=schema,
+            use_content_defined_chunking=self.cdc,
+            write_page_index=True,
+            **get_parquet_column_options(self.features, schema),
+        )
+        return self
+
+    def add(self, row: dict) -> None:
+        self.rows.append(row)
+        self.nbytes += _row_bytes(row)
+        if self.nbytes >= self.limit:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self.rows:
+            self.writer.write_table(pa.Table.from_pylist(self.rows, schema=self.features.arrow_schema))
+        self.rows, self.nbytes = [], 0
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        try:
+            if exc_type is None:
+                self._flush()
+                if self.cdc is not False:
+                    self.writer.add_key_value_metadata({"content_defined_chunking": json.dumps(self.cdc)})
+        finally:
+            self.writer.close()
+        return False
+
+
+def _row_bytes(row: dict) -> int:
+    """A cheap upper-bound estimate of a row's Arrow size: its strings dominate."""
+    n = 64
+    for v in row.values():
+        if isinstance(v, str):
+            n += len(v) + 4
+        elif isinstance(v, list):
+            for x in v:
+                n += (
+                    sum(len(y) + 4 if isinstance(y, str) else 8 for y in x.values())
+                    if isinstance(x, dict)
+                    else 8
+                )
+    return n
 
 
 # -- statistics and the dataset card --------------------------------------------------------------

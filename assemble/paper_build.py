@@ -13,11 +13,24 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from reflong.assemble.paper_documents import fit_document
+from reflong.assemble.paper_documents import (
+    DOC_POLICIES,
+    REF_SHARE,
+    EntryGuard,
+    doc_budget,
+    fit_document,
+    fit_sampled,
+)
 from reflong.assemble.paper_model import KeyCandidate, PaperDoc
 from reflong.assemble.paper_sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
 from reflong.assemble.paper_verify import Verifier
-from reflong.assemble.prompts import Template, additive_tokenizer, paper_template, prompt_tokens
+from reflong.assemble.prompts import (
+    Template,
+    additive_tokenizer,
+    document_block,
+    paper_template,
+    prompt_tokens,
+)
 from reflong.ingest.tokenizer import Tokenizer, get_tokenizer
 
 
@@ -27,8 +40,11 @@ class PaperSettings:
     difficulties: tuple[str, ...] = ("easy", "hard")
     n_tasks: int = 100
     seed: int = 0
-    max_doc_tokens: int = 5000
-    trim: bool = False
+    # Per-document budget; None: the setting's size for ``fit`` (``doc_budget``), 5,000 otherwise.
+    max_doc_tokens: int | None = None
+    doc_policy: str = "fit"  # fit | trim | whole (assemble/paper_documents.py)
+    ref_share: float = REF_SHARE
+    many_citers: str = "sample"  # sample | skip: keys with more citers than a task takes
     question_last: bool = False
     tokenizer: str = "o200k_base"
     min_positives: int = 2
@@ -41,7 +57,9 @@ class PaperSettings:
             "n_tasks": self.n_tasks,
             "seed": self.seed,
             "max_doc_tokens": self.max_doc_tokens,
-            "trim": self.trim,
+            "doc_policy": self.doc_policy,
+            "ref_share": self.ref_share,
+            "many_citers": self.many_citers,
             "question_last": self.question_last,
             "tokenizer": self.tokenizer,
             "min_positives": self.min_positives,
@@ -103,21 +121,107 @@ class BuildReport:
     date_unsafe_excluded: int = 0
     # Citation index vs our text over the window's pool papers and index-chosen keys ({}: no index).
     index_agreement: dict = field(default_factory=dict)
+    documents: dict = field(default_factory=dict)  # policy, budget, usable share, token distribution
 
     def to_json(self) -> dict:
         return json.loads(json.dumps(self.__dict__, sort_keys=True))
 
 
-def _fit_all(inputs: PaperInputs, settings: PaperSettings, report: BuildReport) -> dict[str, PaperDoc]:
+def effective_budget(settings: PaperSettings, template: Template, tokenizer: Tokenizer) -> int:
+    """``--max-doc-tokens`` if given; else the setting's size for ``fit``, Ref-Long's 5,000 otherwise.
+
+    The head is counted with a 40-token allowance for the key title, so that a prompt of M fitted
+    documents stays within the setting's nominal size (30K: 30,000 tokens)."""
+    if settings.max_doc_tokens is not None:
+        return settings.max_doc_tokens
+    if settings.doc_policy != "fit":
+        return 5000
+    head = sum(tokenizer.count(p) for p in template.fill("")) + 40
+    block = tokenizer.count(document_block(99, "Paper")) - tokenizer.count("Paper")
+    return doc_budget(settings.lengths, head, block)
+
+
+def _fit_all(
+    inputs: PaperInputs,
+    settings: PaperSettings,
+    report: BuildReport,
+    guard: EntryGuard,
+    budget: int,
+) -> dict[str, PaperDoc]:
+    if settings.doc_policy not in DOC_POLICIES:
+        raise ValueError(f"unknown document policy {settings.doc_policy!r}: use one of {DOC_POLICIES}")
     tokenizer = get_tokenizer(settings.tokenizer)
+    confirmed: dict[str, set[str]] = {}
+    for (ref, seed), (decision, _why) in inputs.verdicts.items():
+        if decision == "confirm":
+            confirmed.setdefault(ref, set()).add(seed)
     fitted: dict[str, PaperDoc] = {}
+    cut = sampled = entries = kept = 0
     for ref in sorted(inputs.docs):
-        result = fit_document(inputs.docs[ref], tokenizer, settings.max_doc_tokens, settings.trim)
+        doc = inputs.docs[ref]
+        if settings.doc_policy == "fit":
+            result = fit_sampled(
+                doc,
+                tokenizer,
+                budget,
+                settings.seed,
+                guard,
+                frozenset(confirmed.get(ref, ())),
+                settings.ref_share,
+            )
+        else:
+            result = fit_document(doc, tokenizer, budget, settings.doc_policy == "trim")
         if result.doc is None:
             report.excluded_docs[ref] = result.reason
-        else:
-            fitted[ref] = result.doc
+            continue
+        fitted[ref] = result.doc
+        cut += result.trimmed
+        if result.entries:
+            sampled += 1
+            entries += result.entries
+            kept += result.entries_kept
+    report.documents = {
+        "policy": settings.doc_policy,
+        "budget_tokens": budget,
+        "papers": len(inputs.docs),
+        "usable": len(fitted),
+        "usable_share": round(len(fitted) / len(inputs.docs), 4) if inputs.docs else 0.0,
+        "cut": cut,
+        "reference_lists_sampled": sampled,
+        "entries_kept_share": round(kept / entries, 4) if entries else 1.0,
+        "usable_tokens": token_distribution([d.n_tokens for d in fitted.values()]),
+        "reflong_paper": REFLONG_PAPER_DOCS,
+    }
     return fitted
+
+
+# What Ref-Long's release says about its Paper documents (its prompt files were not released, so
+# no per-document distribution can be computed; ../shared/data/reflong/FORMAT.md, paper sec. 5.2).
+REFLONG_PAPER_DOCS = {
+    "source": "Ref-Long paper sec. 5.2 and FORMAT.md (prompt files not released)",
+    "whole_papers_under_tokens": 5000,
+    "nominal_mean_tokens": 3750,  # 30K / 8 = 45K / 12 = 60K / 16 = 75K / 20
+}
+
+
+def token_distribution(counts: list[int]) -> dict:
+    """min / quartiles / mean / max of token counts (empty: zeros)."""
+    if not counts:
+        return {"n": 0, "min": 0, "p25": 0, "median": 0, "mean": 0.0, "p75": 0, "max": 0}
+    xs = sorted(counts)
+
+    def q(f: float) -> int:
+        return xs[min(len(xs) - 1, int(f * (len(xs) - 1) + 0.5))]
+
+    return {
+        "n": len(xs),
+        "min": xs[0],
+        "p25": q(0.25),
+        "median": q(0.5),
+        "mean": round(sum(xs) / len(xs), 1),
+        "p75": q(0.75),
+        "max": xs[-1],
+    }
 
 
 def _date_safe(doc: PaperDoc, key: KeyCandidate) -> bool:
@@ -160,7 +264,7 @@ def _negative_pools(
             if not _date_safe(doc, key):
                 report.date_unsafe_excluded += 1
                 continue
-            evidence = verifier.cites(doc, key)
+            evidence = verifier.cites(doc, key) or verifier.text_hit(doc, key)
             if evidence is not None:  # cannot cite by date: a resolver false positive (invariant 3)
                 report.distractor_false_positives.append(
                     {
@@ -185,6 +289,7 @@ def _negative_pools(
             and key.arxiv_id not in inputs.cited_seeds.get(ref, set())
             and inputs.cited_seeds.get(ref, set()) & similar
             and verifier.cites(fitted[ref], key) is None
+            and verifier.text_hit(fitted[ref], key) is None  # audit verdicts aside, the text shows none
         ]
         pools[key.arxiv_id] = NegativePools(tuple(distractors), tuple(confusers))
     return pools
@@ -195,23 +300,41 @@ def assemble_paper(
     settings: PaperSettings,
     verifier: Verifier,
     template: Template | None = None,
+    guard: EntryGuard | None = None,
 ) -> tuple[list[RenderedTask], BuildReport]:
-    """All tasks of every difficulty and length, verified and rendered, plus what was left out."""
+    """All tasks of every difficulty and length, verified and rendered, plus what was left out.
+
+    ``guard`` says which reference entries the ``fit`` policy must keep (default: the entries the
+    verifier's matcher accepts for some seed; the store-backed build passes the resolver's every
+    candidate in any band, see ``paper_inputs.EntryGuardIndex``)."""
     report = BuildReport(keys_considered=len(inputs.keys))
-    fitted = _fit_all(inputs, settings, report)
+    tokenizer = get_tokenizer(settings.tokenizer)
+    template = template or paper_template(settings.question_last)
+    if guard is None:
+        matcher = verifier.matcher
+
+        def guard(entry: str) -> frozenset[str]:
+            return frozenset(matcher(entry))
+
+    budget = effective_budget(settings, template, tokenizer)
+    fitted = _fit_all(inputs, settings, report, guard, budget)
     keys = [
         k
         for k in _verified_keys(inputs, fitted, verifier, report)
         if len(k.positives) >= settings.min_positives
     ]
     pools = _negative_pools(inputs, fitted, keys, settings, verifier, report)
-    tokenizer = get_tokenizer(settings.tokenizer)
-    template = template or paper_template(settings.question_last)
     count_cache: dict[str, int] | None = {} if additive_tokenizer(settings.tokenizer) else None
     tasks: list[RenderedTask] = []
     for difficulty in settings.difficulties:
         plans, plan_report = plan_tasks(
-            keys, pools, difficulty, settings.n_tasks, settings.seed, settings.lengths
+            keys,
+            pools,
+            difficulty,
+            settings.n_tasks,
+            settings.seed,
+            settings.lengths,
+            sample_many=settings.many_citers == "sample",
         )
         report.keys_used[difficulty] = sorted({p.key.arxiv_id for p in plans})
         report.skipped_keys[difficulty] = plan_report.skipped_keys
@@ -223,11 +346,18 @@ def assemble_paper(
                 )
                 continue
             tasks.extend(_render(plan, fitted, template, tokenizer, count_cache))
+    used = {d.ref: d.n_tokens for t in tasks for d in t.documents}
+    report.documents["used"] = len(used)
+    report.documents["used_share"] = round(len(used) / len(inputs.docs), 4) if inputs.docs else 0.0
+    report.documents["used_tokens"] = token_distribution(list(used.values()))
     return tasks, report
 
 
 def _unsafe_dates(plan: TaskPlan, docs: dict[str, PaperDoc], distractors: set[str]) -> list[str]:
-    refs = {ref for refs in plan.documents.values() for ref in refs}
+    """Invariant 2 on the plan's negatives. A distractor-role paper can be a verified positive of a
+    key older than itself (keys from --seeds), as a citing paper, not as a distractor."""
+    positives = set(plan.positives or plan.key.positives)
+    refs = {ref for refs in plan.documents.values() for ref in refs} - positives
     return [
         f"distractor {ref} is not dated before the key"
         for ref in sorted(refs)

@@ -132,3 +132,23 @@ class ResolverMatcher:
                 if match.band == "accept" and (best is None or match.score > best.score):
                     found[match.seed_id] = Evidence(entry, match.method, match.score, match.band)
         return found
+
+
+class EntryGuardIndex:
+    """Which seeds one reference entry may refer to, in any band: what document fitting keeps.
+
+    One index over every seed known to the store and every key (the keys may come from a seed
+    file), so that a confuser's entry for a similar-titled seed and a near miss of the key are kept
+    just like a positive's entry for the key: every candidate the resolver scores at or above its
+    ``keep`` threshold, or names by arXiv id or DOI."""
+
+    def __init__(self, keys: Iterable[KeyCandidate], seed_titles: dict[str, str]) -> None:
+        keys = list(keys)
+        dates = {k.arxiv_id: k.first_published for k in keys}
+        titles = {**seed_titles, **{k.arxiv_id: k.title for k in keys}}
+        self.index = SeedIndex(
+            SeedTitle(seed_id, title, dates.get(seed_id)) for seed_id, title in sorted(titles.items())
+        )
+
+    def __call__(self, entry: str) -> frozenset[str]:
+        return frozenset(m.seed_id for m in self.index.resolve(entry))

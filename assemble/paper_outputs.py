@@ -8,6 +8,7 @@ provenance in the manifest: every paper with its version and PDF sha256.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from reflong.assemble import outputs
@@ -17,12 +18,14 @@ from reflong.progress import ProgressFactory, null_progress
 
 TITLE = "Ref-Long-Paper (reflong-build)"
 DESCRIPTION = """
-Each task gives a model M arXiv papers (whole papers: body and references) and the title of a seed
-paper; the answer is the set of indexes of the papers that cite it. Positives are papers whose
+Each task gives a model M arXiv papers (body and references, cut to the setting's size by one
+policy for every paper; see Documents below) and the title of a seed paper; the answer is the set of indexes of the papers that cite it. Positives are papers whose
 reference list cites the seed (accepted citation edges, re-verified on the exact text shown);
 negatives are distractors whose text version predates the seed's first version (they cannot cite
 it) and, for `hard`, papers that cite a similar-titled seed. The key and its positives are fixed
-across lengths; negatives accumulate and the order is reshuffled per length.
+across lengths; negatives accumulate and the order is reshuffled per length. A key cited by more
+papers than a task takes gets a seeded sample of its citers per task; its other citers are never
+negatives.
 """
 
 
@@ -108,7 +111,49 @@ def _report_section(report: BuildReport) -> str:
             f"text edges are not in the index (in-index rate {a.get('text_in_index_rate')}). "
             "Disagreements are listed by `reflong-build audit` (kind index_disagree).",
         ]
+    docs = report.documents
+    if docs:
+        ref = docs["reflong_paper"]
+
+        def row(name: str, d: dict) -> str:
+            return f"| {name} | {d['n']} | {d['min']:,} | {d['median']:,} | {d['mean']:,.0f} | {d['max']:,} |"
+
+        lines += [
+            "",
+            "## Documents",
+            "",
+            f"Policy `{docs['policy']}`, budget {docs['budget_tokens']:,} tokens per paper "
+            f"({DOC_POLICY_TEXT.get(docs['policy'], '')}).",
+            "",
+            f"- Papers that became documents: {docs['usable']} of {docs['papers']} parsed papers "
+            f"({docs['usable_share']:.1%}); used in at least one task: {docs.get('used', 0)} "
+            f"({docs.get('used_share', 0.0):.1%})",
+            f"- Papers cut to the budget: {docs['cut']}; reference lists sampled: "
+            f"{docs['reference_lists_sampled']} (entries kept: {docs['entries_kept_share']:.1%})",
+            "",
+            "| documents | n | min | median | mean | max |",
+            "|---|---|---|---|---|---|",
+            row("usable papers", docs["usable_tokens"]),
+        ]
+        if "used_tokens" in docs:
+            lines.append(row("in tasks", docs["used_tokens"]))
+        lines += [
+            f"| Ref-Long Paper (released) | - | - | - | {ref['nominal_mean_tokens']:,} (nominal) | "
+            f"< {ref['whole_papers_under_tokens']:,} |",
+            "",
+            f"Ref-Long: {ref['source']}; its documents are whole papers, so only the bound and the "
+            "nominal mean (30K / 8) are known.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+DOC_POLICY_TEXT = {
+    "fit": "every document cut alike: title, abstract and the start of the body to a sentence boundary, "
+    "then a seeded sample of the reference entries in the paper's own order and numbering that "
+    "always keeps every entry the resolver matches to a seed",
+    "trim": "body cut at a sentence boundary, references whole; longer reference lists left out",
+    "whole": "whole papers; longer papers left out",
+}
 
 
 def write_paper_outputs(
@@ -120,6 +165,7 @@ def write_paper_outputs(
     command: str = "reflong-build paper",
     extra_files: tuple[Path, ...] = (),
     progress: ProgressFactory = null_progress,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files."""
     out_dir = Path(out_dir)
@@ -138,10 +184,14 @@ def write_paper_outputs(
     with progress(total=len(order), desc="write", unit="config") as bar:
         for config in order:
             records = sorted(by_config[config], key=lambda r: r.task_id)
-            written = outputs.write_reflong_files(out_dir, config, records, prompt_dir=".", answers_dir=".")
-            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
-            files += [*written, outputs.write_parquet(out_dir, config, records, features)]
-            stats.append(outputs.config_stats(config, records))
+            with outputs.ConfigWriter(out_dir, config, ".", ".", features=features) as writer:
+                for record in records:
+                    writer.add(record)
+                    for section in card_sections:
+                        section.add(config, record)
+            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            files += writer.files
+            stats.append(writer.stats)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
     card = out_dir / outputs.CARD_NAME
@@ -155,7 +205,12 @@ def write_paper_outputs(
         columns=COLUMNS,
         answers_dir=".",
     )
-    outputs.write_atomic(card, (card_text + _report_section(report)).encode("utf-8"))
+    card_text += _report_section(report)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        card_text += text
+        files += written
+    outputs.write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])
     manifest = outputs.write_manifest(out_dir, command, run_settings, inputs, files, stats)

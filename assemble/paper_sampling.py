@@ -6,6 +6,15 @@ its positives stay fixed across lengths, negatives only grow (the 8-document tas
 the 12-document one, and so on up: cumulative sampling), and the order is reshuffled per length so
 answer positions change. Keys repeat across the 100 tasks of a setting with fresh negatives.
 
+Keys with many citers (more than a task takes: 5) are not skipped: each task of such a key draws
+its own positives, a seeded sample of k citers with k uniform in the difficulty's range (easy 2-5,
+hard 4-5). The sample is fixed across the task's lengths (cumulative, as for every key) and the
+key's other citers never appear as negatives (the pools exclude every paper with any edge to the
+key or a resolver hit on its final text). Since the key is drawn per task, a key with many citers
+yields several tasks with different positive samples: that is how 100 tasks per setting come from
+a few dozen keys when the best-known keys (Ref-Long's "Chatbot Arena", "Yi", "InternLM2") have
+hundreds of citers. ``sample_many=False`` restores skipping ("6 positives, outside 2-5").
+
 Difficulty is the number of positives (easy 2-5, hard 4-5 as released) and how confusable the
 negatives are: hard tasks fill up to half their negatives with *confusers*, papers that cite a
 seed whose title resembles the key (but not the key), the rest with date-safe distractors.
@@ -38,6 +47,7 @@ class TaskPlan:
     documents: dict[str, tuple[str, ...]]  # length label -> doc refs in prompt order
     answers: dict[str, tuple[int, ...]]  # length label -> sorted positions of positives
     n_confusers: int = 0
+    positives: tuple[str, ...] = ()  # this task's positives (a sample, for a key with many citers)
 
 
 @dataclass
@@ -61,18 +71,22 @@ def plan_tasks(
     seed: int,
     lengths: tuple[tuple[str, int], ...] = DEFAULT_LENGTHS,
     positives_range: tuple[int, int] | None = None,
+    sample_many: bool = True,
 ) -> tuple[list[TaskPlan], PlanReport]:
     """Plan ``n_tasks`` tasks of one difficulty; keys that cannot fill every length are skipped."""
     lo, hi = positives_range or DIFFICULTY_POSITIVES[difficulty]
     max_docs = max(n for _, n in lengths)
+    # Every length holds all of a task's positives and at least one negative.
+    hi = min(hi, min(n for _, n in lengths) - 1)
     report = PlanReport(difficulty)
     eligible: list[KeyCandidate] = []
     for key in sorted(keys, key=lambda k: k.arxiv_id):
         m = len(key.positives)
         pool = pools.get(key.arxiv_id, NegativePools(()))
-        need = max_docs - m
+        many = sample_many and m > hi
+        need = max_docs - (lo if many else m)  # a sampled task may take as few as lo positives
         available = len(pool.distractors) + (len(pool.confusers) if difficulty == "hard" else 0)
-        if not lo <= m <= hi:
+        if not (lo <= m <= hi or many):
             report.skipped_keys[key.arxiv_id] = f"{m} positives, outside {lo}-{hi}"
         elif available < need:
             report.skipped_keys[key.arxiv_id] = f"only {available} negatives, {need} needed for M={max_docs}"
@@ -87,6 +101,8 @@ def plan_tasks(
     for index in range(n_tasks):
         key = rng.choice(eligible)
         positives = tuple(sorted(key.positives))
+        if len(positives) > hi:  # many citers: this task's own sample (rng calls only here)
+            positives = tuple(sorted(rng.sample(positives, rng.randint(lo, hi))))
         pool = pools[key.arxiv_id]
         need = max_docs - len(positives)
         n_conf = min(len(pool.confusers), need // 2) if difficulty == "hard" else 0
@@ -101,5 +117,5 @@ def plan_tasks(
             rng.shuffle(docs)
             documents[label] = tuple(docs)
             answers[label] = tuple(i for i, ref in enumerate(docs) if ref in positives)
-        plans.append(TaskPlan(difficulty, index, key, documents, answers, n_conf))
+        plans.append(TaskPlan(difficulty, index, key, documents, answers, n_conf, positives))
     return plans, report

@@ -8,6 +8,7 @@ and settings, so that a rebuild after audit verdicts says which tasks changed an
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from sqlmodel import select
 from reflong import __version__
 from reflong.assemble import outputs
 from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask, assemble_paper
-from reflong.assemble.paper_inputs import ResolverMatcher, load_paper_inputs
+from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
 from reflong.assemble.paper_verify import Verifier
 from reflong.citations.index_agreement import stored_agreement
@@ -110,22 +111,28 @@ def run_paper_build(
     settings: PaperSettings,
     seed_ids: list[str] | None = None,
     progress: ProgressFactory = null_progress,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> PaperBuildResult:
-    """Assemble every configuration from the store and write it to ``out_dir``."""
+    """Assemble every configuration from the store and write it to ``out_dir``.
+
+    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
     inputs = load_paper_inputs(engine, window, seed_ids)
     if not inputs.keys:
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
         )
     verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
-    tasks, report = assemble_paper(inputs, settings, verifier)
+    guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
+    tasks, report = assemble_paper(inputs, settings, verifier, guard=guard)
     with session_for(engine) as session:
         report.index_agreement = stored_agreement(session, window)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
+        docs = report.documents
         raise ReflongError(
-            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents; "
-            f"{reasons}). Lower --min-positives, widen the windows, or use --trim."
+            f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
+            f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
+            "Lower --min-positives, widen the windows, or use --doc-policy fit."
         )
     used = sorted({d.ref for t in tasks for d in t.documents})
     papers = [
@@ -144,7 +151,14 @@ def run_paper_build(
         report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
     )
     files, stats, manifest = write_paper_outputs(
-        out_dir, tasks, report, settings, provenance, extra_files=(report_path,), progress=progress
+        out_dir,
+        tasks,
+        report,
+        settings,
+        provenance,
+        extra_files=(report_path,),
+        progress=progress,
+        card_sections=card_sections,
     )
     hashes = {p.relative_to(out_dir).as_posix(): outputs.sha256_file(p) for p in [*files, manifest]}
     settings_json = json.dumps(settings.to_json(), sort_keys=True)

@@ -32,10 +32,16 @@ class Verifier:
         if verdict is not None:
             decision, why = verdict
             return Evidence(f"audit: {why}", "audit", 100.0, "accept") if decision == "confirm" else None
+        return self.text_hit(doc, key)
+
+    def text_hit(self, doc: PaperDoc, key: KeyCandidate) -> Evidence | None:
+        """The resolver's accepted match of the key on the final text, audit verdicts aside: what a
+        reader of the text would take for a citation (no such document may be a negative)."""
         if doc.ref not in self._cache:
             final = doc.text
-            # The references section is the tail of the final text, never trimmed; checking the
-            # tail itself keeps the verification on exactly what the model reads.
+            # The references section is the tail of the final text (as fitted: whole or a kept
+            # sample of its entries); checking the tail itself keeps the verification on exactly
+            # what the model reads.
             tail = final[len(final) - len(doc.references) :] if doc.references else ""
             self._cache[doc.ref] = self.matcher(tail) if tail else {}
         return self._cache[doc.ref].get(key.arxiv_id)

@@ -23,6 +23,8 @@ from sqlmodel import Session, select
 from reflong.assemble import plots
 from reflong.assemble.audit import KIND_ORDER, build_queue
 from reflong.assemble.build_lookup import find_build
+from reflong.assemble.outputs import atomic_target
+from reflong.assemble.report_eval import evaluation_section, load_evaluations
 from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation
@@ -75,6 +77,7 @@ class ReportData:
     verdicts: dict[str, int] = field(default_factory=dict)  # verdict -> edges of this build's keys
     queue: dict[str, int] = field(default_factory=dict)  # audit queue kind -> rows
     queue_top: list = field(default_factory=list)  # the first QUEUE_SHOWN queue rows
+    evaluations: list = field(default_factory=list)  # report_eval.EvalSeries read from OUT/eval/
 
 
 def _ref_long_sizes(folder: Path) -> dict[str, Counter]:
@@ -187,6 +190,7 @@ def collect_report(
         verdicts=verdict_counts,
         queue={kind: queue[kind] for kind in KIND_ORDER if queue[kind]},
         queue_top=queue_rows[:QUEUE_SHOWN],
+        evaluations=load_evaluations(out_dir or build.out_dir),
     )
 
 
@@ -423,6 +427,10 @@ def render_report(data: ReportData) -> str:
         ("Review queue", _queue_section(data)),
         ("Tasks dropped by re-verification", _dropped_section(data)),
         ("Outputs", _outputs_section(data)),
+        (
+            "Evaluation: models and baselines",
+            evaluation_section(data.evaluations, list(data.settings), str(b["subset"])),
+        ),
     ]
     body = "".join(f"<h2>{escape(title)}</h2>{html}" for title, html in sections)
     return (
@@ -442,7 +450,7 @@ def render_report(data: ReportData) -> str:
 def write_report(data: ReportData, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "report.html"
-    tmp = path.with_suffix(".html.tmp")
-    tmp.write_text(render_report(data), encoding="utf-8")
-    tmp.replace(path)  # atomic: a reader never sees half a report
+    html = render_report(data)
+    with atomic_target(path) as tmp:  # a reader never sees half a report; a failure leaves none
+        tmp.write_text(html, encoding="utf-8")
     return path

@@ -87,7 +87,25 @@ def build_configs(
     tokenizer,
     progress: ProgressFactory = null_progress,
 ) -> Iterator[tuple[str, list[outputs.TaskRecord]]]:
-    """Yield ``(config, tasks)`` per length, shortest first."""
+    """Yield ``(config, tasks)`` per length, shortest first (tasks as a list: for tests)."""
+    for config, tasks in stream_configs(
+        spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
+    ):
+        yield config, list(tasks)
+
+
+def stream_configs(
+    spec: SettingSpec,
+    lengths: Sequence[Length],
+    template: Template,
+    n_tasks: int,
+    reseed_each_length: bool,
+    tokenizer,
+    progress: ProgressFactory = null_progress,
+) -> Iterator[tuple[str, Iterator[outputs.TaskRecord]]]:
+    """Yield ``(config, tasks)`` per length, shortest first; each config's tasks are made one at a
+    time as the writer takes them (consume one config's tasks before asking for the next config).
+    The samples are document indexes; only the task being written holds its texts and prompt."""
     cands = spec.candidates
     sizes = [length.n_documents for length in lengths]
     if sizes[-1] > len(cands):
@@ -113,9 +131,7 @@ def build_configs(
             bodies[d] = tokenizer.count(split_block(0, cands[d].text)[1])
         return bodies[d]
 
-    for length in lengths:
-        config = f"{spec.setting}_{length.label}"
-        tasks = []
+    def tasks_of(length: Length, config: str) -> Iterator[outputs.TaskRecord]:
         with progress(total=n_tasks, desc=config, unit="task") as bar:
             for s in sampled:
                 docs = s.docs[length.n_documents]
@@ -137,7 +153,7 @@ def build_configs(
                         doc_tokens[d] = tokenizer.count(cands[d].text)
                     records.append(outputs.DocumentRecord(pos, cands[d].doc_id, doc_tokens[d], cands[d].text))
                 answer = answer_positions(docs, s.key, lambda d: cands[d].keys)
-                tasks.append(
+                yield (
                     outputs.TaskRecord(
                         config=config,
                         task_id=s.task_id,
@@ -153,7 +169,10 @@ def build_configs(
                     )
                 )
                 bar.update()
-        yield config, tasks
+
+    for length in lengths:
+        config = f"{spec.setting}_{length.label}"
+        yield config, tasks_of(length, config)
 
 
 def run_build(
@@ -171,6 +190,7 @@ def run_build(
     inputs: Sequence[dict],
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
+    card_sections: Sequence[outputs.CardSection] = (),
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
@@ -182,22 +202,27 @@ def run_build(
     stats: list[outputs.ConfigStats] = []
     prompt_files: dict[str, str] = {}
     for spec in specs:
-        for config, tasks in build_configs(
+        for config, tasks in stream_configs(
             spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
         ):
-            written = outputs.write_reflong_files(out_dir, config, tasks, template.name)
-            prompt_files[config] = written[0].relative_to(out_dir).as_posix()
-            files += written
-            if write_dataset:
-                files.append(outputs.write_parquet(out_dir, config, tasks, features))
-            stats.append(outputs.config_stats(config, tasks))
+            # Streamed: each task goes to the files as it is made (memory flat in --tasks).
+            with outputs.ConfigWriter(
+                out_dir, config, template.name, features=features if write_dataset else None
+            ) as writer:
+                for task in tasks:
+                    writer.add(task)
+                    for section in card_sections:
+                        section.add(config, task)
+            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            files += writer.files
+            stats.append(writer.stats)
     card = out_dir / outputs.CARD_NAME
-    outputs.write_atomic(
-        card,
-        outputs.render_card(
-            title, description, stats, settings, tokenizer.name, prompt_files, write_dataset
-        ).encode("utf-8"),
-    )
+    card_text = outputs.render_card(title, description, stats, settings, tokenizer.name, prompt_files, write_dataset)
+    for section in card_sections:
+        text, written = section.render(out_dir)
+        card_text += text
+        files += written
+    outputs.write_atomic(card, card_text.encode("utf-8"))
     files.append(card)
     manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
     return BuildResult(stats, files, manifest)

@@ -1,6 +1,14 @@
 """Time and peak memory to assemble all 8 Paper configurations x 100 tasks from a built store.
 
     python bench/assemble.py [--papers 2000] [--work /tmp/reflong-bench-assemble]
+    python bench/assemble.py --subset a [--tasks 200]   # peak RSS at 1x and 10x tasks (issue 12)
+
+With ``--subset a`` it builds Ref-Long-A (``reflong-build a``, essays from ../shared) at --tasks N
+and 10 N, each in a fresh child process, and prints both peak RSS figures: with outputs streamed
+task by task, memory is flat in the number of tasks.
+
+Children run as ``python -I`` from the work folder: a child must not import the checkout's
+``reflong/`` folder (which has no ``db``) in place of the installed package.
 
 The store is built once (synthetic arXiv with known ground truth -> local arXiv-protocol server ->
 ingest -> parse -> cite -> resolve) and kept in --work, so reruns only measure assembly. The
@@ -79,20 +87,82 @@ def _build_store(work: Path, papers: int) -> tuple[Path, str]:
 
 def _child(db: Path, window: str, out: Path, mode: str) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(db), window, str(out), mode],
+        [sys.executable, "-I", "-c", CHILD, str(db), window, str(out), mode],
         capture_output=True,
         text=True,
         check=True,
+        cwd=db.parent,  # not the repository: see the module docstring
     )
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+A_CHILD = r"""
+import json, resource, sys, time
+from click.testing import CliRunner
+from reflong.cli import main
+import reflong.assemble.outputs as outputs
+if sys.argv[1] != "default" and hasattr(outputs, "ROW_GROUP_BYTES"):
+    outputs.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
+t = time.perf_counter()
+result = CliRunner().invoke(main, ["a", *sys.argv[2:]], catch_exceptions=False)
+assert result.exit_code == 0, result.output
+print(json.dumps({
+    "seconds": time.perf_counter() - t,
+    "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+
+def _a_child(work: Path, haystack: Path, tasks: int, lengths: str, row_group_mb: str) -> dict:
+    out = work / f"a-{tasks}"
+    args = ["--haystack", str(haystack), "--modes", "single", "--levels", "hard", "--lengths", lengths]
+    args += ["--tasks", str(tasks), "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", A_CHILD, row_group_mb, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=work,
+    )
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    info["output_mb"] = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
+    return info
+
+
+def bench_a(work: Path, tasks: int, lengths: str, row_group_mb: str) -> None:
+    shared = Path(__file__).resolve().parents[1].parent / "shared"
+    haystack = shared / "data" / "pg_essays"
+    print(f"parquet row groups: {row_group_mb} MB" if row_group_mb != "default" else "row groups: default")
+    one = _a_child(work, haystack, tasks, lengths, row_group_mb)
+    ten = _a_child(work, haystack, 10 * tasks, lengths, row_group_mb)
+    for n, r in ((tasks, one), (10 * tasks, ten)):
+        print(
+            f"a --lengths {lengths} --tasks {n:>6}: {r['seconds']:6.1f} s, peak RSS {r['peak_rss_mb']:6.0f} MB, "
+            f"outputs {r['output_mb']:7.1f} MB"
+        )
+    print(
+        f"10x tasks: outputs x{ten['output_mb'] / one['output_mb']:.1f}, "
+        f"peak RSS x{ten['peak_rss_mb'] / one['peak_rss_mb']:.2f}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--papers", type=int, default=2000)
     ap.add_argument("--work", type=Path, default=Path("/tmp/reflong-bench-assemble"))
+    ap.add_argument("--subset", choices=["paper", "a"], default="paper")
+    ap.add_argument("--tasks", type=int, default=200, help="--subset a: tasks at 1x (10x runs too)")
+    ap.add_argument("--lengths", default="8K,16K", help="--subset a: lengths")
+    ap.add_argument(
+        "--row-group-mb",
+        default="default",
+        help="--subset a: parquet row-group size the writer buffers (default: 100 MB, as `datasets`)",
+    )
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.subset == "a":
+        bench_a(args.work.resolve(), args.tasks, args.lengths, args.row_group_mb)
+        return
     db, window = _build_store(args.work, args.papers)
     load = _child(db, window, args.work / "unused", "load")
     full = _child(db, window, args.work / "out", "assemble")

@@ -3,7 +3,9 @@
 Incremental: a paper whose reference list was built from the same parse (parsed_doc id, parser
 version) with the same splitter - or by GROBID from the same PDF - is skipped. A paper whose
 references cannot be read gets a ``failure`` row with a reason (``no-references-section``,
-``no-entries``, ``too-many-entries``, ``grobid-http-500``...) and the run goes on.
+``no-entries``, ``too-many-entries``, ``grobid-http-500``, ``grobid-not-tei``, ``grobid-timeout``...)
+and the run goes on. A GROBID failure stores no list, so the next run asks again; a list stored
+``empty`` is asked again with ``retry_failed`` (``cite --retry-failed``).
 """
 
 from __future__ import annotations
@@ -150,15 +152,23 @@ def run_cite(
     grobid_fallback: bool = False,
     grobid_service: str = "references",
     progress: ProgressFactory = null_progress,
+    retry_failed: bool = False,
+    grobid_timeout: float | None = None,
 ) -> CiteReport:
-    """Build the reference list of every parsed paper that does not have an up-to-date one."""
+    """Build the reference list of every parsed paper that does not have an up-to-date one.
+
+    ``retry_failed`` also redoes lists stored ``empty`` (no entries found) from the same input:
+    a GROBID that was misbehaving, or a splitter that has since improved, may find them now.
+    Failures that stored no list at all (GROBID errors) are retried on every run anyway.
+    """
     report = CiteReport()
     grobid = None
     if grobid_url:
         from reflong.citations.grobid import GrobidReferences
 
         try:
-            grobid = GrobidReferences(grobid_url, service=grobid_service)
+            kwargs = {"timeout": grobid_timeout} if grobid_timeout else {}
+            grobid = GrobidReferences(grobid_url, service=grobid_service, **kwargs)
         except NetworkError:
             if not grobid_fallback:
                 raise
@@ -176,7 +186,7 @@ def run_cite(
                 key_grobid = f"grobid:{w.pdf_sha256}:{grobid_service}"
                 wanted = key_grobid if grobid else key_builtin
                 old = existing.get((w.arxiv_id, w.version))
-                if old is not None and old.source_key == wanted:
+                if old is not None and old.source_key == wanted and not (retry_failed and old.status != "ok"):
                     report.skipped += 1
                     continue
                 entries: list[ParsedEntry] = []

@@ -21,6 +21,9 @@ from reflong.errors import NetworkError, ReflongError
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 SERVICES = {"references": "processReferences", "fulltext": "processFulltextDocument"}
+# Seconds GROBID may take for one PDF. Its own processing takes a few seconds a paper; a minute
+# covers a loaded server with a long paper, and a hung one costs no more than that per PDF.
+DEFAULT_TIMEOUT_S = 60.0
 
 
 class GrobidError(ReflongError):
@@ -99,13 +102,21 @@ def parse_tei(tei: str | bytes) -> tuple[list[ParsedEntry], str]:
     """Bibliography entries of a GROBID TEI document (in listBibl order) and the GROBID version.
 
     A TEI without ``listBibl`` (e.g. header-only output) gives no entries; XML that does not parse
-    raises ``GrobidError("bad-tei", ...)``.
+    raises ``GrobidError("bad-tei", ...)`` and XML that is not TEI (an HTML page with status 200)
+    ``GrobidError("grobid-not-tei", ...)``: both are failures, retried on the next run.
     """
     data = tei.encode() if isinstance(tei, str) else tei
     try:
         root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, huge_tree=False))
     except etree.XMLSyntaxError as exc:
         raise GrobidError("bad-tei", f"GROBID returned XML that does not parse: {exc}") from None
+    if root.tag not in (f"{TEI}TEI", f"{TEI}teiCorpus"):
+        # Well-formed but not TEI: an HTML page from a proxy, a misrouted URL. Not "no references".
+        raise GrobidError(
+            "grobid-not-tei",
+            f"GROBID's answer is not TEI (root element <{etree.QName(root).localname}>); "
+            "check --grobid-url points at GROBID itself",
+        )
     app = root.find(f".//{TEI}application[@ident='GROBID']")
     version = app.get("version", "unknown") if app is not None else "unknown"
     entries = [_bibl_to_entry(b) for lb in root.iter(f"{TEI}listBibl") for b in lb.iter(f"{TEI}biblStruct")]
@@ -115,11 +126,12 @@ def parse_tei(tei: str | bytes) -> tuple[list[ParsedEntry], str]:
 class GrobidReferences:
     """A live GROBID server, checked once, asked per PDF."""
 
-    def __init__(self, url: str, service: str = "references", timeout: int = 120) -> None:
+    def __init__(self, url: str, service: str = "references", timeout: float = DEFAULT_TIMEOUT_S) -> None:
         from grobid_client.grobid_client import GrobidClient, ServerUnavailableException
 
         self.url = url.rstrip("/")
         self.service = SERVICES[service]
+        self.timeout = timeout
         try:
             self.client = GrobidClient(grobid_server=self.url, timeout=timeout, check_server=False)
             # We report failures ourselves as one actionable line; keep the client's logger quiet.
@@ -148,6 +160,12 @@ class GrobidReferences:
             consolidate_citations=False,
             include_raw_citations=True,
         )
+        if status == 408 or (status != 200 and "timeout" in (text or "").lower()):
+            # grobid_client maps requests' ReadTimeout to 408 "Request timeout: ..."
+            raise GrobidError(
+                "grobid-timeout",
+                f"GROBID {self.service} did not answer within {self.timeout:g} s (--grobid-timeout)",
+            )
         if status != 200:
             raise GrobidError(
                 f"grobid-http-{status}", f"GROBID {self.service} failed ({status}): {text[:200]}"

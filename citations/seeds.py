@@ -18,6 +18,7 @@ from reflong.citations.resolve import SeedTitle
 from reflong.db.citations import Citation, Seed
 from reflong.db.papers import Paper, PaperRole, utcnow
 from reflong.errors import ReflongError
+from reflong.textfiles import read_user_text
 
 _VERSION_SUFFIX = re.compile(r"v\d+$")
 
@@ -28,7 +29,7 @@ def load_seed_file(path: str | Path) -> list[SeedTitle]:
     if not path.is_file():
         raise ReflongError(f"--seeds {path}: no such file")
     seeds: dict[str, SeedTitle] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(read_user_text(path, "--seeds").splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -14,13 +14,21 @@ Three styles cover nearly every bibliography:
 
 Lines are joined with line-break hyphens removed only where the next line starts in lower case
 ("lan-\\nguage" -> "language"; "Memory-\\nEfficient" keeps its hyphen).
+
+A list whose every line starts with a marker of one kind, numbers strictly increasing, is one
+entry per line whatever the gaps (``[3] ...``, ``[17] ...``): that is what assembly's document
+fitting writes when it keeps a sample of a bibliography with its original numbering, and the
+sequence check above exists only to tell entry starts from markers inside wrapped entries, which a
+list of one entry per line does not have.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from dataclasses import dataclass
 
-SPLITTER_VERSION = "split-2"
+SPLITTER_VERSION = "split-3"  # split-3: sampled numbered lists (gaps) are one entry per line
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several; it is cut, not trusted
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]\s*")
@@ -48,6 +56,21 @@ _NOT_START = re.compile(
 )
 _YEARISH = re.compile(r"(?:19|20)\d\d|\bn\.\s?d\.|\bforthcoming|\bin press")
 _ENDS_ENTRY = re.compile(r"(?:[.\u3002]|\)\.?|\d{4}[a-z]?|\d+\s*[-\u2013]\s*\d+|https?://\S+|\]|\u201d)\s*$")
+
+
+@dataclass(frozen=True)
+class RefEntry:
+    """One bibliography entry: its printed marker (``[3]``, ``(3)``, ``3.``, ``[Lee et al., 2024]``;
+    empty for author-year lists) and its text without the marker, lines joined."""
+
+    marker: str
+    text: str
+
+    @property
+    def line(self) -> str:
+        """The entry on one line as printed, marker first (what document fitting writes)."""
+        text = self.text.strip()
+        return f"{self.marker} {text}" if self.marker else text
 
 
 def _join(lines: list[str]) -> str:
@@ -81,13 +104,29 @@ def _numbered_chain(lines: list[str], pattern: re.Pattern) -> list[int]:
     return chain
 
 
-def _split_numbered(lines: list[str], chain: list[int], pattern: re.Pattern) -> list[str]:
+def _split_numbered(lines: list[str], chain: list[int], pattern: re.Pattern) -> list[RefEntry]:
     entries = []
     for k, start in enumerate(chain):
         end = chain[k + 1] if k + 1 < len(chain) else len(lines)
+        m = pattern.match(lines[start])
+        marker = m.group(0).strip() if m else ""
         first = pattern.sub("", lines[start], count=1)
-        entries.append(_join([first, *lines[start + 1 : end]]))
+        entries.append(RefEntry(marker, _join([first, *lines[start + 1 : end]])))
     return entries
+
+
+def _one_per_line(lines: list[str]) -> tuple[list[int], re.Pattern, str] | None:
+    """Every line starts with a marker of one kind, numbers strictly increasing (or every line
+    with a text label): a list of one entry per line, e.g. a kept sample of a bibliography."""
+    if len(lines) < 2:
+        return None
+    for pattern, style in ((_BRACKET, "bracket"), (_PAREN, "paren"), (_DOTNUM, "dot"), (_BARENUM, "bare")):
+        numbers = [m and int(m.group(1)) for m in (pattern.match(ln) for ln in lines)]
+        if all(numbers) and all(a < b for a, b in itertools.pairwise(numbers)):
+            return list(range(len(lines))), pattern, style
+    if all(_LABEL.match(ln) for ln in lines):
+        return list(range(len(lines))), _LABEL, "label"
+    return None
 
 
 def _looks_like_start(line: str) -> bool:
@@ -128,9 +167,19 @@ def split_references(text: str) -> tuple[list[str], str]:
     Returns ``([], "empty")`` for empty text. Entries longer than ``MAX_ENTRY_CHARS`` are cut so a
     garbled section cannot produce one giant string that matches everything.
     """
+    entries, style = split_reference_entries(text)
+    return [e.text for e in entries], style
+
+
+def split_reference_entries(text: str) -> tuple[list[RefEntry], str]:
+    """``split_references`` with each entry's printed marker kept (for rewriting a bibliography)."""
     lines = [ln for ln in (text or "").splitlines() if ln.strip()]
     if not lines:
         return [], "empty"
+    listed = _one_per_line(lines)
+    if listed is not None:
+        chain, pattern, style = listed
+        return _cut(_split_numbered(lines, chain, pattern)), style
     best: tuple[list[int], re.Pattern, str] | None = None
     for pattern, style in ((_BRACKET, "bracket"), (_PAREN, "paren"), (_DOTNUM, "dot"), (_BARENUM, "bare")):
         chain = _numbered_chain(lines, pattern)
@@ -148,8 +197,8 @@ def split_references(text: str) -> tuple[list[str], str]:
     # so the author-year rule above would glue such lines together.
     yearly = [ln for ln in lines if _YEARISH.search(ln)]
     if len(yearly) >= 0.7 * len(lines) and len(author_year) < 0.5 * len(yearly):
-        return _cut(_split_lines(lines)), "line"
-    return _cut(author_year), "author-year"
+        return _cut([RefEntry("", e) for e in _split_lines(lines)]), "line"
+    return _cut([RefEntry("", e) for e in author_year]), "author-year"
 
 
 def _split_lines(lines: list[str]) -> list[str]:
@@ -162,5 +211,5 @@ def _split_lines(lines: list[str]) -> list[str]:
     return entries
 
 
-def _cut(entries: list[str]) -> list[str]:
-    return [e[:MAX_ENTRY_CHARS] for e in entries if e.strip()]
+def _cut(entries: list[RefEntry]) -> list[RefEntry]:
+    return [RefEntry(e.marker, e.text[:MAX_ENTRY_CHARS]) for e in entries if e.text.strip()]

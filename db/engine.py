@@ -1,7 +1,9 @@
 """Opening the store: one SQLite file, WAL mode, all tables created on first use.
 
 WAL lets readers (``stats``, ``edges``, Datasette) look at the store while a stage writes; stages
-keep to one writer and batch their inserts, as DESIGN.md asks.
+keep to one writer and batch their inserts, as DESIGN.md asks. "One writer" is enforced across
+processes by ``db/lock.py``: every CLI command that writes holds ``<db>.lock`` (an OS file lock)
+for its whole run, and a second writer waits (``--wait-lock``) or refuses in one line.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from sqlmodel import Session, SQLModel, create_engine
 from reflong.errors import ReflongError
 
 DEFAULT_DB_PATH = Path("reflong.db")
+# How long one statement waits for another connection's write transaction (SQLite busy_timeout).
+# reflong-build runs never overlap as writers (db/lock.py); this covers readers checkpointing and
+# other programs (a sqlite3 shell) holding a short transaction.
+BUSY_TIMEOUT_MS = 30_000
 
 
 def _set_pragmas(dbapi_connection, _record) -> None:
@@ -22,7 +28,7 @@ def _set_pragmas(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_MS)}")
     cursor.close()
 
 

@@ -94,6 +94,16 @@ class IngestSummary:
     requests: Counter = field(default_factory=Counter)  # requests sent to arXiv, by kind
     plan: Plan | None = None
 
+    def nothing_usable(self) -> str | None:
+        """Why this run produced no usable PDF although it tried (for a non-zero exit), or None."""
+        if self.failed and not (self.fetched or self.cached):
+            reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items()))
+            return (
+                f"no PDF could be had: all {self.failed} failed ({reasons}); the reasons are recorded "
+                "(`reflong-build stats`); check the network or --arxiv-url, then rerun to retry them"
+            )
+        return None
+
     def line(self) -> str:
         where = f"window {self.window}" if self.window else "no window (papers stored without roles)"
         roles = ", ".join(f"{k} {v}" for k, v in self.roles.items()) if self.window else ""

@@ -34,6 +34,7 @@ class CatalogVersion:
     file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
     size_kb: int | None = None  # source size as arXivRaw reports it (optional; the OAI stand-in shows it)
     withdrawn: bool = False  # this version is a withdrawal notice (arXiv: a tiny version, no paper)
+    refused: str | None = None  # why a named file is not used (it lies outside the catalog)
 
 
 @dataclass(slots=True)
@@ -108,7 +109,7 @@ class CatalogProblem:
     """A record that cannot be used as is (recorded as a failure by the ingest, never fatal)."""
 
     subject: str
-    reason: str  # missing-date | missing-title | duplicate-id | bad-record | withdrawn
+    reason: str  # missing-date | missing-title | duplicate-id | bad-record | withdrawn | file-outside-catalog
     message: str
 
 
@@ -175,8 +176,20 @@ def _read_jsonl(path: Path, problems: list[CatalogProblem]) -> list[dict]:
 
 def _iter_jsonl(path: Path, problems: list[CatalogProblem]) -> Iterator[dict]:
     """Records one at a time, so a 270K-line catalog is never held twice (as dicts and as papers)."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    # Bytes, decoded line by line: one line in another encoding is one bad record, not a crash.
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                problems.append(
+                    CatalogProblem(
+                        f"{path.name}:{lineno}",
+                        "bad-record",
+                        f"not UTF-8 (byte {exc.start} of the line); save the catalog as UTF-8",
+                    )
+                )
+                continue
             if not line.strip():
                 continue
             try:
@@ -196,8 +209,15 @@ def _iter_jsonl(path: Path, problems: list[CatalogProblem]) -> Iterator[dict]:
             yield rec
 
 
-def _file(root: Path, value: object) -> Path | None:
-    return (root / value).resolve() if isinstance(value, str) and value else None
+def _file(root: Path, value: object) -> tuple[Path | None, str | None]:
+    """The catalog file ``value`` names, resolved inside ``root``, or why it is refused: a file
+    that leaves the catalog (by ``..``, an absolute path or a symlink) is never read."""
+    if not isinstance(value, str) or not value:
+        return None, None
+    path = (root / value).resolve()
+    if not path.is_relative_to(root.resolve()):
+        return None, f"file {value!r} is outside the catalog folder {root}; not read (give a path inside it)"
+    return path, None
 
 
 def _text(value: object) -> str | None:
@@ -242,6 +262,10 @@ def read_catalog(root: str | Path) -> Catalog:
                     CatalogProblem(rec["_where"], "duplicate-id", f"{aid} is listed twice; kept the first")
                 )
             return
+        if rec.get("title") is not None and not isinstance(rec.get("title"), str):
+            kind = type(rec["title"]).__name__
+            problems.append(CatalogProblem(aid, "bad-record", f"title is a {kind}, not a string; skipped"))
+            return
         title = clean_title(rec.get("title"))
         if not title:
             problems.append(CatalogProblem(aid, "missing-title", "record has no title; skipped"))
@@ -251,19 +275,22 @@ def read_catalog(root: str | Path) -> Catalog:
             if isinstance(v, dict) and _version_number(v.get("version")):
                 n = _version_number(v.get("version"))
                 size = v.get("size_kb")
+                file, refused = _file(root, v.get("file"))
                 versions[n] = CatalogVersion(
                     n,
                     _date(v.get("published")),
-                    _file(root, v.get("file")),
+                    file,
                     size if isinstance(size, int) and size >= 0 else None,
                     v.get("withdrawn") is True,
+                    refused,
                 )
         if from_seeds:
             # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
             top = CatalogVersion(0, None, None)
         else:
             n = _version_number(rec.get("version"))
-            top = CatalogVersion(n, _date(rec.get("published")), _file(root, rec.get("file")))
+            file, refused = _file(root, rec.get("file"))
+            top = CatalogVersion(n, _date(rec.get("published")), file, refused=refused)
         dated = [v.date for _, v in sorted(versions.items()) if v.date]
         first = (
             _date(rec.get("first_published"))
@@ -272,12 +299,21 @@ def read_catalog(root: str | Path) -> Catalog:
             or (_date(rec.get("published")) if top.number == 1 else None)
         )
         if top.number == 1 and top.date is None and first:
-            top = CatalogVersion(1, first, top.file)  # v1's date is the first-version date
+            top = replace(top, date=first)  # v1's date is the first-version date
         if top.number:  # the top-level record and its `versions` entry describe the same version
             listed = versions.get(top.number)
             if listed is not None:
-                top = replace(listed, date=top.date or listed.date, file=top.file or listed.file)
+                file = top.file or listed.file
+                top = replace(
+                    listed,
+                    date=top.date or listed.date,
+                    file=file,
+                    refused=None if file else (top.refused or listed.refused),
+                )
             versions[top.number] = top
+        for v in versions.values():
+            if v.refused:  # subject with the version: the paper's metadata itself is fine
+                problems.append(CatalogProblem(f"{aid}v{v.number}", "file-outside-catalog", v.refused))
         if 1 not in versions and first:
             versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
         categories = [sys.intern(str(c)) for c in rec.get("categories") or [] if c]
@@ -305,8 +341,15 @@ def read_catalog(root: str | Path) -> Catalog:
             license=_shared(_text(rec.get("license"))),
         )
 
+    def add_safely(rec: dict, from_seeds: bool) -> None:
+        try:
+            add(rec, from_seeds)
+        except (TypeError, ValueError, AttributeError) as exc:  # a field of an unexpected type
+            why = f"unreadable record: {exc.__class__.__name__}: {exc}"
+            problems.append(CatalogProblem(rec["_where"], "bad-record", why))
+
     for rec in _iter_jsonl(papers_file, read_problems):
-        add(rec, from_seeds=False)
+        add_safely(rec, from_seeds=False)
     for rec in seed_records:
-        add(rec, from_seeds=True)
+        add_safely(rec, from_seeds=True)
     return Catalog(root=root.resolve(), papers=papers, problems=read_problems + seed_read_problems + problems)

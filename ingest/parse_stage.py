@@ -14,9 +14,12 @@ one hung task, and one dead worker breaks the whole executor (every pending futu
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing as mp
 import os
 import resource
+import signal
+import sys
 import time
 import traceback
 from collections import deque
@@ -36,6 +39,7 @@ from reflong.ingest.tokenizer import DEFAULT_TOKENIZER, get_tokenizer
 from reflong.progress import ProgressFactory, null_progress
 
 STAGE = "parse"
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,17 @@ class ParseReport:
     pages: int = 0
     chunks: int = 0
     seconds: float = 0.0
+
+
+def nothing_parsed(report: ParseReport) -> str | None:
+    """Why a parse run that had PDFs to parse produced no text at all (non-zero exit), or None."""
+    if report.failed and not report.parsed and not report.skipped:
+        reasons = ", ".join(f"{k}={v}" for k, v in sorted(report.failures.items()))
+        return (
+            f"no PDF could be parsed: all {report.failed} failed ({reasons}); the reasons are recorded "
+            "(`reflong-build stats`); `parse --retry-failed` tries them again"
+        )
+    return None
 
 
 def parse_document(path: str, sha256: str, tokenizer: str, chunk_tokens: int) -> DocResult:
@@ -127,15 +142,45 @@ def _vm_bytes() -> int:
     return 0
 
 
-def _worker_main(conn: Connection, memory_mb: int, tokenizer: str, chunk_tokens: int) -> None:
+def _die_with_parent(parent_pid: int) -> None:
+    """Ask the kernel to SIGKILL this worker when its parent dies (Linux ``PR_SET_PDEATHSIG``).
+
+    Without it a ``kill -9`` of ``parse``/``paper`` leaves workers blocked on their pipe forever:
+    with fork, every later worker inherits the parent's end of the earlier workers' pipes, so no
+    worker ever sees EOF. Elsewhere the worker polls its parent id between documents instead.
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before the request above took effect
+        os._exit(1)
+
+
+def _recv_or_orphaned(conn: Connection, parent_pid: int):
+    """The next task; exits when the parent is gone (the portable fallback of PDEATHSIG)."""
+    while not conn.poll(1.0):
+        if os.getppid() != parent_pid:
+            os._exit(1)
+    return conn.recv()
+
+
+def _worker_main(
+    conn: Connection, memory_mb: int, tokenizer: str, chunk_tokens: int, parent_pid: int | None = None
+) -> None:
     """Worker loop: cap memory, then parse whatever the parent sends until it sends None."""
+    parent_pid = parent_pid or os.getppid()
+    _die_with_parent(parent_pid)
     get_tokenizer(tokenizer)  # load the vocabulary once per worker, before the cap applies
     pymupdf.TOOLS.mupdf_display_errors(False)  # failures are recorded, not printed per PDF
     if memory_mb > 0:
         limit = _vm_bytes() + memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     while True:
-        task = conn.recv()
+        try:
+            task = _recv_or_orphaned(conn, parent_pid)
+        except EOFError:
+            return
         if task is None:
             return
         path, sha = task
@@ -160,7 +205,7 @@ class _Worker:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
             target=_worker_main,
-            args=(child, settings.memory_mb, settings.tokenizer, settings.chunk_tokens),
+            args=(child, settings.memory_mb, settings.tokenizer, settings.chunk_tokens, os.getpid()),
             daemon=True,
         )
         self.proc.start()

@@ -77,6 +77,8 @@ class LocalSource:
 
     def fetch(self, meta: PaperMeta, final: Path) -> FetchOutcome:
         version = self.catalog.version(meta.arxiv_id, meta.version)
+        if version is not None and version.refused:
+            return FetchOutcome("failed", reason="file-outside-catalog", message=version.refused)
         if version is None or version.file is None:
             return FetchOutcome("failed", reason="no-pdf", message=f"the catalog has no PDF of {meta.vid}")
         return copy_local(version.file, final)

@@ -133,3 +133,15 @@ def test_occasional_empty_pages_are_seeded_and_succeed_on_retry(catalog_dir: Pat
     assert any(a and not b for a, b in pairwise(run))  # a retry after a glitch works
     assert _glitches(catalog_dir, seed=3) == run
     assert _glitches(catalog_dir, seed=4) != run
+
+
+def test_date_window_queries_match_the_full_scan(catalog_dir: Path) -> None:
+    """A top-level AND with submittedDate is answered from a date index: same hits as a scan."""
+    window = "submittedDate:[202402010000 TO 202402102359]"
+    with ArxivServer(catalog_dir) as srv:
+        _, indexed = _query(srv.url, search_query=f"cat:cs.CL AND {window}", max_results=50)
+        _, scanned = _query(
+            srv.url, search_query=f"(cat:cs.CL AND {window}) OR ti:nothing-matches", max_results=50
+        )
+    expected = [f"2401.{i:05d}v1" for i in range(28, 38)]  # Feb 1..10, catalog order
+    assert _entries(indexed) == expected and _entries(scanned) == expected

@@ -312,3 +312,39 @@ def test_interrupted_run_is_finished_by_a_rerun(cat: Path, tmp_path: Path) -> No
     generate(out, CFG, jobs=1)
     assert _digest(out) == _digest(cat)
     assert json.loads((out / "generator.json").read_text())["complete"] is True
+
+
+def test_real_length_model_matches_the_corpus(tmp_path):
+    """``lengths="real"``: planned lengths follow the corpus figures (bench/doc_lengths.py), and a
+    rendered paper parses back to about its planned body and bibliography."""
+    import statistics
+
+    from reflong.citations.split import split_references
+    from reflong.demo.document import compose
+    from reflong.demo.generate import entries_for
+    from reflong.demo.render import save_pdf
+    from reflong.demo.world import REAL_BODY_SCALE, real_lengths
+    from reflong.ingest.pdf_text import parse_pdf
+    from reflong.ingest.tokenizer import get_tokenizer
+
+    world = plan_world(SynthConfig(papers=400, seed=3, lengths="real"))
+    papers = list(world.papers.values())
+    bodies = sorted(real_lengths(3, p.arxiv_id)[0] for p in papers)
+    entries = sorted(len(p.versions[0].refs) for p in papers)
+    assert 8200 <= statistics.median(bodies) <= 10100  # corpus: 9,141
+    assert 7000 <= bodies[len(bodies) // 4] <= 8600 and 11200 <= bodies[3 * len(bodies) // 4] <= 13600
+    assert 44 <= statistics.median(entries) <= 54 and max(entries) > 100  # corpus: 49, up to 577
+    default = plan_world(SynthConfig(papers=400, seed=3))
+    assert max(len(p.versions[0].refs) for p in default.papers.values()) <= 24  # default unchanged
+    tok = get_tokenizer("o200k_base")
+    for paper in papers[:3]:
+        version = paper.versions[0]
+        entries_ = entries_for(world, paper, version)
+        doc = compose(paper, version, entries_, world.works, world.config.seed)
+        path = tmp_path / f"{paper.arxiv_id}.pdf"
+        save_pdf(doc, paper.style, path)
+        parsed = parse_pdf(path)
+        planned = real_lengths(3, paper.arxiv_id)[0]
+        assert 0.75 * planned <= tok.count(parsed.body) <= 1.25 * planned, REAL_BODY_SCALE
+        assert abs(len(split_references(parsed.references)[0]) - len(entries_)) <= 2
+        assert 45 <= tok.count(parsed.references) / len(entries_) <= 80  # corpus: ~60 tokens an entry

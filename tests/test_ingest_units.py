@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 from collections import Counter
 from datetime import date
@@ -138,7 +139,9 @@ def test_server_query_language(corpus_dir):
 
 
 def test_bad_metadata_is_recorded_and_skipped(tmp_path, corpus_dir, db_path):
-    pdf = corpus_dir / "pdf" / "2204.10628.pdf"
+    (tmp_path / "cat").mkdir()
+    pdf = tmp_path / "cat" / "2204.10628.pdf"  # a catalog's files live inside it (issue 12 item 6)
+    shutil.copy(corpus_dir / "pdf" / "2204.10628.pdf", pdf)
     recs = [
         {
             "arxiv_id": "2204.10628",
@@ -176,7 +179,6 @@ def test_bad_metadata_is_recorded_and_skipped(tmp_path, corpus_dir, db_path):
         {"arxiv_id": "2204.40000", "version": "v1", "file": None, "title": "", "published": "2022-04-03"},
     ]
     lines = [json.dumps(r) for r in recs] + ["{not json"]
-    (tmp_path / "cat").mkdir()
     (tmp_path / "cat" / "papers.jsonl").write_text("\n".join(lines) + "\n")
     settings = IngestSettings(
         since="2022-03", cache_dir=tmp_path / "cache", source_dir=tmp_path / "cat", net=NetPolicy(delay=0)

@@ -23,7 +23,7 @@ from reflong.servers.arxiv_server import ArxivServer
 LENGTHS = [("15K", 4), ("22K", 6), ("30K", 8)]
 ARGS = [
     "--since", "2023-01", "--pool-months", "30", "--distractor-months", "12", "--categories", "",
-    "--trim", "--max-doc-tokens", "4000", "--lengths", ",".join(f"{a}:{b}" for a, b in LENGTHS),
+    "--lengths", ",".join(f"{a}:{b}" for a, b in LENGTHS),
     "--difficulty", "easy", "--tasks", "12", "--seed", "3",
 ]  # fmt: skip
 
@@ -65,7 +65,26 @@ def test_pipeline_summary_and_files(built):
         "easy_30K_answers.json",
     }
     assert all(p["pdf_sha256"] and p["version"] >= 0 for p in manifest["inputs"])
-    assert "Ground truth checks" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert "Ground truth checks" in card and "Papers that became documents" in card
+
+
+def test_fit_policy_makes_real_papers_documents(built):
+    """Default --doc-policy fit: nearly every parsed paper becomes a document of the setting's size
+    (with whole papers under 5,000 tokens none of the corpus papers would), by one rule for all."""
+    _work, _db, out, _ = built
+    docs = json.loads((out / "build_report.json").read_text())["documents"]
+    assert docs["policy"] == "fit" and docs["papers"] >= 30
+    assert docs["usable_share"] >= 0.9 and docs["reference_lists_sampled"] >= 0.8 * docs["papers"]
+    assert 3500 <= docs["budget_tokens"] <= 3750  # (15,000 - head) / 4 - block: the tightest length
+    tokens = docs["used_tokens"]
+    assert tokens["n"] == docs["used"] >= 8 and tokens["max"] <= docs["budget_tokens"]
+    assert tokens["min"] >= 0.9 * docs["budget_tokens"]  # real papers are all longer than the budget
+    for row in _rows(out, "30K"):
+        for doc in row["documents"]:
+            refs = [ln for ln in doc["text"].splitlines() if ln.startswith("[")]
+            numbers = [int(ln[1 : ln.index("]")]) for ln in refs if ln[1 : ln.find("]")].isdigit()]
+            assert numbers == sorted(numbers)  # sampled entries keep the paper's order and numbering
 
 
 def test_answers_format_matches_release(built, data_dir):
@@ -144,7 +163,10 @@ def test_date_safety_and_cumulative_sampling(built, corpus_dir):
             previous = set(ids)
         tok = get_tokenizer("o200k_base")
         assert tok.count(row["prompt"]) == row["prompt_tokens"]
-        assert all(tok.count(d["text"]) == d["n_tokens"] <= 4000 for d in row["documents"])
+        budget = json.loads((out / "build_report.json").read_text())["documents"]["budget_tokens"]
+        assert all(tok.count(d["text"]) == d["n_tokens"] <= budget for d in row["documents"])
+        for label, _ in LENGTHS:  # the fit budget keeps every prompt within its nominal size
+            assert by_length[label][task_id]["prompt_tokens"] <= int(label[:-1]) * 1000
         assert all(e["reference"] and e["method"] in ("arxiv_id", "doi", "title") for e in row["evidence"])
 
 

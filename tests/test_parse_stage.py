@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
+import os
 import threading
 import time
 from pathlib import Path
@@ -165,6 +166,21 @@ def test_ballooning_pdf_is_stopped_by_the_memory_cap(db_path, corpus_dir, tmp_pa
     assert (report.parsed, report.failures) == (1, {"memory-limit": 1})
 
 
+def _has_open(pid: int | None, path: Path) -> bool:
+    """Whether process ``pid`` holds ``path`` open (Linux /proc)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def test_worker_crash_loses_no_other_result(db_path, corpus_dir, tmp_path):
     engine = open_store(db_path)
     hang = nested_forms_pdf(tmp_path / "hang.pdf", depth=8, visible=False)
@@ -172,9 +188,15 @@ def test_worker_crash_loses_no_other_result(db_path, corpus_dir, tmp_path):
     add_papers(engine, [good[0], hang, *good[1:]])
 
     def kill_the_busy_worker() -> None:  # once the hostile PDF is being parsed, the worker "crashes"
-        time.sleep(2.0)
-        for child in mp.active_children():
-            child.kill()
+        # Watch the workers' open files rather than sleep a fixed time: on a loaded machine the
+        # worker may still be on a good PDF after any fixed delay (then the wrong PDF "crashes").
+        deadline = time.monotonic() + 50
+        while time.monotonic() < deadline:
+            for child in mp.active_children():
+                if _has_open(child.pid, hang):
+                    child.kill()
+                    return
+            time.sleep(0.02)
 
     killer = threading.Thread(target=kill_the_busy_worker)
     killer.start()

@@ -7,10 +7,12 @@ and exit codes (0 ok, 1 user/network error, 2 usage error).
 
 from __future__ import annotations
 
+import errno
 import logging
 import sys
 
 import click
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reflong import __version__
 from reflong.errors import ReflongError
@@ -24,9 +26,69 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except ReflongError as exc:
             raise click.ClickException(str(exc)) from None
+        except (OperationalError, IntegrityError) as exc:
+            raise click.ClickException(_store_error(exc)) from None
+        except OSError as exc:
+            raise click.ClickException(os_error_line(exc)) from None
         except KeyboardInterrupt:
             click.echo("interrupted: work done so far is saved; rerun the same command to resume.", err=True)
             ctx.exit(130)
+
+
+_OS_ADVICE = {
+    errno.ENOSPC: "free disk space (or give another --out/--db/--cache) and rerun; work done so far is kept",
+    errno.EDQUOT: "free space within your quota and rerun; work done so far is kept",
+    errno.EACCES: "check its permissions or give another path",
+    errno.EPERM: "check its permissions or give another path",
+    errno.EROFS: "the file system is read-only; give another path",
+    errno.ENOTDIR: "a file stands where a folder is needed on that path (another file is in the way); "
+    "give another path",
+    errno.EEXIST: "a file stands where a folder is needed (another file is in the way); give another path",
+    errno.EISDIR: "a folder stands where a file is needed; give another path",
+    errno.ENAMETOOLONG: "give a shorter path",
+}
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an operating-system error escaping a command: what failed, where, what to do.
+
+    One mechanism for every command (disk full in ingest/parse/cite/outputs, a file where --out
+    needs a folder, a read-only folder...): writers clean up their own partial files (see
+    ``assemble.outputs.atomic_target``), the CLI says what happened.
+    """
+    what = exc.strerror or exc.__class__.__name__
+    where = exc.filename if exc.filename is not None else ""
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    advice = _OS_ADVICE.get(exc.errno or -1, "")
+    if not exc.strerror:  # e.g. requests' ConnectionError: an OSError without errno
+        what = str(exc).splitlines()[0] if str(exc) else what
+    return f"{what}" + (f": {where}" if where else "") + (f"; {advice}" if advice else "")
+
+
+def _store_error(exc: OperationalError | IntegrityError) -> str:
+    """One line for a store error that another process (not a bug of ours) can cause.
+
+    The writer lock (reflong/db/lock.py) keeps reflong-build runs apart; these remain for other
+    writers (a sqlite3 shell holding a transaction, a script) or a store on a file system
+    without working locks.
+    """
+    first = str(getattr(exc, "orig", exc)).splitlines()[0]
+    if isinstance(exc, IntegrityError):
+        return (
+            f"the store changed under this run ({first}): another process wrote the same rows; "
+            "rerun the command (work done so far is kept)"
+        )
+    if "locked" in first or "busy" in first:
+        return (
+            f"the store is locked by another process ({first}); close other programs writing to it "
+            "(a sqlite3 shell, a script) and rerun"
+        )
+    if "disk is full" in first or "disk I/O error" in first:
+        return (
+            f"the store could not be written ({first}); free disk space and rerun (work done so far is kept)"
+        )
+    raise exc
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -55,6 +117,7 @@ COMMAND_MODULES = (
     "demo_cmd",
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
+    "eval_cmd",  # reflong-build eval score / run / baseline
 )
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, output_format
+from reflong.cli.options import db_option, hold_store, output_format
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 
@@ -178,6 +178,7 @@ def audit_import(ctx, sub_db, sheet, who) -> None:
     """Read a filled review sheet back and store its verdicts (rows with an empty verdict are skipped)."""
     from reflong.assemble.audit import import_sheet
 
+    hold_store(sub_db or ctx.obj["db_path"])
     result = import_sheet(open_store(sub_db or ctx.obj["db_path"]), Path(sheet), who)
     click.echo(
         f"{result.stored} verdicts stored, {result.unchanged} unchanged, {result.blank} rows without a verdict."
@@ -198,6 +199,7 @@ def audit_verdict(ctx, sub_db, edge, verdict, why, who) -> None:
     from reflong.db.engine import session_for
 
     key = EdgeKey.parse(edge)
+    hold_store(sub_db or ctx.obj["db_path"])
     engine = open_store(sub_db or ctx.obj["db_path"])
     with session_for(engine) as session:
         changed = record_verdict(session, key, verdict, why=why, who=who)

@@ -8,7 +8,8 @@ import re
 import click
 from sqlmodel import Session, select
 
-from reflong.cli.options import db_option, output_format
+from reflong.citations.grobid import DEFAULT_TIMEOUT_S
+from reflong.cli.options import db_option, output_format, writes_store
 from reflong.db.engine import open_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
@@ -19,7 +20,7 @@ listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option(
     "--grobid-url", default=None, help="GROBID server (e.g. http://localhost:8070); default: built-in parser."
 )
@@ -33,20 +34,56 @@ listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON
     show_default=True,
     help="GROBID endpoint: processReferences or processFulltextDocument.",
 )
-def cite(db_path: str, grobid_url: str | None, grobid_fallback: bool, grobid_service: str) -> None:
-    """Split every parsed paper's references section into parsed entries (built-in or GROBID)."""
+@click.option(
+    "--grobid-timeout",
+    type=click.FloatRange(min=1),
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    help="Seconds GROBID may take for one PDF; then the PDF is recorded as grobid-timeout.",
+)
+@click.option(
+    "--retry-failed",
+    is_flag=True,
+    help="Also redo reference lists stored empty (no entries found), e.g. after a faulty GROBID.",
+)
+def cite(
+    db_path: str,
+    grobid_url: str | None,
+    grobid_fallback: bool,
+    grobid_service: str,
+    grobid_timeout: float,
+    retry_failed: bool,
+) -> None:
+    """Split every parsed paper's references section into parsed entries (built-in or GROBID).
+
+    A paper GROBID failed on (error, timeout, an answer that is not TEI) is recorded and asked
+    again on the next run; lists stored empty are redone with --retry-failed.
+    """
     from reflong.citations.cite_stage import run_cite
 
-    r = run_cite(open_store(db_path), grobid_url, grobid_fallback, grobid_service, progress=tqdm_progress)
+    r = run_cite(
+        open_store(db_path),
+        grobid_url,
+        grobid_fallback,
+        grobid_service,
+        progress=tqdm_progress,
+        retry_failed=retry_failed,
+        grobid_timeout=grobid_timeout,
+    )
     parsers = ", ".join(f"{k}: {v}" for k, v in sorted(r.by_parser.items())) or "-"
     click.echo(
         f"cite: {r.papers} parsed papers, {r.cited} cited ({parsers}), {r.skipped} up to date, "
         f"{r.failed} with a recorded problem; {r.references} references stored"
     )
+    if r.failed and not r.cited and not r.skipped:
+        raise ReflongError(
+            f"no reference list could be built: all {r.failed} papers failed; the reasons are recorded "
+            "(`reflong-build stats`); fix the cause (e.g. --grobid-url) and rerun to retry them"
+        )
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option(
     "--seeds",
     "seeds_file",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import SEED
 from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
 from reflong.progress import tqdm_progress
@@ -37,7 +38,7 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     show_default=True,
     help="Number of papers (about 15% seeds, 45% citing, 40% distractors).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same bytes.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same bytes.")
 @click.option(
     "--since",
     default="2024-03",
@@ -48,6 +49,14 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--distractor-months", type=click.IntRange(min=1), default=6, show_default=True)
 @click.option("--pool-months", type=click.IntRange(min=1), default=6, show_default=True)
+@click.option(
+    "--lengths",
+    type=click.Choice(["demo", "real"]),
+    default="demo",
+    show_default=True,
+    help="demo: ~3.5K-token papers (fast); real: body, references and entries per paper as "
+    "measured on real arXiv papers (body median ~9K tokens, 49 entries).",
+)
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -62,6 +71,7 @@ def synth_arxiv(
     seed_months: int,
     distractor_months: int,
     pool_months: int,
+    lengths: str,
     jobs: int | None,
 ) -> None:
     """Generate a synthetic arXiv: seeds, citing papers and distractors as two-column PDFs.
@@ -77,6 +87,7 @@ def synth_arxiv(
         seed_months=seed_months,
         distractor_months=distractor_months,
         pool_months=pool_months,
+        lengths=lengths,
     )
     summary = generate(Path(out), cfg, jobs=jobs, progress=tqdm_progress)
     roles = ", ".join(f"{n} {r}" for r, n in summary.roles.items())
@@ -91,7 +102,7 @@ def synth_arxiv(
 @click.option(
     "--papers", type=click.IntRange(min=40), default=100, show_default=True, help="Synthetic papers."
 )
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.pass_context
 def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     """See the whole pipeline work offline, in about a minute.
@@ -125,9 +136,23 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
             out_dir=str(out / "paper"),
             seed=seed,
         )
+    _score_lexical_baseline(out / "paper")
     click.echo(
         f"done: outputs in {out / 'paper'} (open {out / 'paper' / 'README.md'}); store {out / 'store.db'}"
     )
+
+
+def _score_lexical_baseline(paper_dir: Path) -> None:
+    """End the demo the way a user's evaluation starts: score a no-model baseline on the tasks."""
+    from reflong.evaluate.baseline_run import score_baselines
+    from reflong.evaluate.scoring import results_table
+
+    results, overall = score_baselines(paper_dir, paper_dir, ["lexical"])["lexical"]
+    click.echo(
+        f"lexical baseline (key as a substring of each paper; `reflong-build eval baseline --answers "
+        f"{paper_dir} --prompts {paper_dir} --kind lexical`):"
+    )
+    click.echo(results_table(results, overall))
 
 
 @click.command("synth-index")

@@ -5,15 +5,16 @@ from __future__ import annotations
 import click
 
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import db_option
+from reflong.cli.options import writes_store
 from reflong.db.engine import open_store
+from reflong.errors import ReflongError
 from reflong.ingest.ingest_stage import run_ingest
 from reflong.progress import tqdm_progress
 
 
 @click.command()
 @ingest_options
-@db_option
+@writes_store
 def ingest(db_path: str, **opts) -> None:
     """Fetch metadata and PDFs from arXiv (or --source DIR) and assign roles by date.
 
@@ -32,6 +33,8 @@ def ingest(db_path: str, **opts) -> None:
         plan_callback=lambda plan: click.echo("\n".join(plan.lines())),
     )
     click.echo(summary.line())
+    if why := summary.nothing_usable():
+        raise ReflongError(why)
 
 
 COMMANDS = [ingest]

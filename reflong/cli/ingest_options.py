@@ -24,6 +24,23 @@ def _since(_ctx, _param, value: str | None) -> str | None:
     return value
 
 
+def _http_url(_ctx, _param, value: str) -> str:
+    """An http(s) URL with a host, checked before anything is fetched (requests would fail later
+    with a traceback for ``ftp://...`` or ``not a url``)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.strip())
+        host_ok = bool(parts.hostname) and " " not in value.strip()
+    except ValueError:
+        parts, host_ok = None, False
+    if parts is None or parts.scheme not in ("http", "https") or not host_ok:
+        raise click.BadParameter(
+            f"{value!r} is not an http(s) URL with a host (e.g. https://export.arxiv.org or http://127.0.0.1:8000)"
+        )
+    return value.strip()
+
+
 def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in value.split(",") if c.strip())
 
@@ -73,6 +90,7 @@ _DECORATORS = [
         "--arxiv-url",
         default=DEFAULT_ARXIV_URL,
         show_default=True,
+        callback=_http_url,
         help="Base URL of an arXiv-compatible endpoint (/oai2, /api/query and /pdf/<id>vN).",
     ),
     click.option(

@@ -9,7 +9,7 @@ import click
 
 from reflong.assemble.paper_build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import db_option
+from reflong.cli.options import SEED, baseline_sections, no_baselines_option, writes_store
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -33,6 +33,8 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
         if n_docs < 2:
             raise click.BadParameter(f"{part!r}: a task needs at least 2 documents")
         out.append((label, n_docs))
+    if not out:
+        raise click.BadParameter("no length given; use e.g. 30K,45K or 30K:8", param_hint="--lengths")
     if [n for _, n in out] != sorted({n for _, n in out}):
         raise click.BadParameter(
             "lengths must grow: cumulative sampling adds documents from one length to the next"
@@ -51,7 +53,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 @click.option(
     "--tasks", "n_tasks", type=click.IntRange(min=1), default=100, show_default=True, help="Per setting."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same bytes).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed (same seed, same bytes).")
 @click.option(
     "--out",
     "out_dir",
@@ -60,7 +62,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     show_default=True,
     help="Output folder.",
 )
-@db_option
+@writes_store
 @click.option("--grobid-url", default=None, help="Extract references with this GROBID server.")
 @click.option("--grobid-fallback", is_flag=True, help="Use the built-in parser when GROBID is down.")
 @click.option(
@@ -74,14 +76,33 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     help="Citing papers a key needs.",
 )
 @click.option(
-    "--max-doc-tokens",
-    type=click.IntRange(min=100),
-    default=5000,
+    "--doc-policy",
+    type=click.Choice(["fit", "trim", "whole"]),
+    default="fit",
     show_default=True,
-    help="Per-paper budget.",
+    help="fit: every paper cut alike to the setting's size (body start, sampled references that keep "
+    "every entry deciding a label); trim: body cut, references whole; whole: longer papers left out.",
 )
 @click.option(
-    "--trim", is_flag=True, help="Trim longer papers to --max-doc-tokens instead of leaving them out."
+    "--max-doc-tokens",
+    type=click.IntRange(min=100),
+    default=None,
+    help="Per-paper budget [default: fit: tokens / M minus the prompt (3,733 for 30K:8); else 5000].",
+)
+@click.option("--trim", is_flag=True, help="Same as --doc-policy trim (kept for old scripts).")
+@click.option(
+    "--ref-share",
+    type=click.FloatRange(0.05, 0.9),
+    default=0.25,
+    show_default=True,
+    help="fit: share of the budget a cut paper's references may take.",
+)
+@click.option(
+    "--many-citers",
+    type=click.Choice(["sample", "skip"]),
+    default="sample",
+    show_default=True,
+    help="Keys with more citers than a task takes: sample positives per task, or skip the key.",
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
@@ -91,6 +112,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="PDF parse processes."
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
+@no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
 
@@ -128,13 +150,21 @@ def paper(**opts) -> None:
         n_tasks=opts["n_tasks"],
         seed=opts["seed"],
         max_doc_tokens=opts["max_doc_tokens"],
-        trim=opts["trim"],
+        doc_policy="trim" if opts["trim"] else opts["doc_policy"],
+        ref_share=opts["ref_share"],
+        many_citers=opts["many_citers"],
         question_last=opts["question_last"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
     )
     result = run_paper_build(
-        engine, window, Path(opts["out_dir"]), settings, seed_ids, progress=tqdm_progress
+        engine,
+        window,
+        Path(opts["out_dir"]),
+        settings,
+        seed_ids,
+        progress=tqdm_progress,
+        card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
     )
     for change in result.changes[:50]:
         click.echo(f"changed: {change}")
@@ -152,7 +182,7 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     from reflong.citations.resolve_stage import run_resolve
     from reflong.ingest.ingest_stage import run_ingest
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
-    from reflong.ingest.parse_stage import ParseSettings, run_parse
+    from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
 
     if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:
         raise ReflongError("give --source DIR or --arxiv-url URL, not both")
@@ -167,6 +197,8 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
         click.echo("dry run: nothing downloaded; rerun without --dry-run to fetch the planned PDFs")
         return True
     click.echo(summary.line())
+    if why := summary.nothing_usable():
+        raise ReflongError(why)
     parsed = run_parse(
         engine, ParseSettings(workers=opts["workers"], tokenizer=opts["tokenizer"]), progress=tqdm_progress
     )
@@ -174,6 +206,8 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
         f"parse: {parsed.parsed} parsed, {parsed.skipped} already parsed, {parsed.failed} failed, "
         f"{parsed.without_references} without a references section"
     )
+    if why := nothing_parsed(parsed):
+        raise ReflongError(why)
     cited = run_cite(engine, opts["grobid_url"], opts["grobid_fallback"], progress=tqdm_progress)
     click.echo(f"cite: {cited.cited} reference lists, {cited.references} references, {cited.failed} failed")
     resolved = run_resolve(engine, opts["seeds_file"], progress=tqdm_progress)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import db_option
+from reflong.cli.options import writes_store
 from reflong.db.engine import open_store
+from reflong.errors import ReflongError
 from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
 from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
 from reflong.progress import tqdm_progress
 
 
 @click.command()
-@db_option
+@writes_store
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
 @click.option(
     "--chunk-tokens",
@@ -79,6 +80,8 @@ def parse(
             else ""
         )
     )
+    if why := nothing_parsed(report):
+        raise ReflongError(why)
 
 
 COMMANDS = [parse]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import SEED, baseline_sections, no_baselines_option
 from reflong.errors import ReflongError
 from reflong.progress import tqdm_progress
 
@@ -33,6 +34,13 @@ across lengths.
 """
 
 
+def _not_empty_lengths(_ctx, _param, value: str | None) -> str | None:
+    """``--lengths ''`` is a mistake, not a request for the defaults (which omitting it gives)."""
+    if value is not None and not value.replace(",", "").strip():
+        raise click.BadParameter("no length given; use e.g. 8K,16K (or leave the option out)")
+    return value
+
+
 def _common(func):
     options = [
         click.option(
@@ -43,7 +51,7 @@ def _common(func):
             help="Output folder [default: ./Ref-Long-A or ./Ref-Long-F].",
         ),
         click.option(
-            "--seed", type=int, default=None, help="Random seed [default: 0; 2024 with the preset]."
+            "--seed", type=SEED, default=None, help="Random seed [default: 0; 2024 with the preset]."
         ),
         click.option(
             "--preset",
@@ -54,6 +62,7 @@ def _common(func):
         click.option(
             "--lengths",
             default=None,
+            callback=_not_empty_lengths,
             help=f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
         ),
         click.option(
@@ -78,6 +87,7 @@ def _common(func):
         click.option(
             "--no-dataset", is_flag=True, help="Skip the parquet dataset (JSON, card, manifest only)."
         ),
+        no_baselines_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -184,6 +194,7 @@ def a_command(
     tokenizer,
     question_last,
     no_dataset,
+    no_baselines,
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble import synthetic_a
@@ -250,6 +261,7 @@ def a_command(
         inputs=_inputs(files, "haystack"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("A", result, out, time.perf_counter() - start)
 
@@ -265,7 +277,7 @@ def a_command(
 )
 @_common
 def f_command(
-    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset
+    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset, no_baselines
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
@@ -325,6 +337,7 @@ def f_command(
         inputs=_inputs(used, "summhay"),
         progress=tqdm_progress,
         write_dataset=not no_dataset,
+        card_sections=baseline_sections(seed, no_baselines),
     )
     _summary("F", result, out, time.perf_counter() - start)
 

@@ -52,7 +52,8 @@ def pdf_name(arxiv_id: str, version: str) -> str:
 
 def entries_for(world: World, paper: Paper, version: Version) -> list[Entry]:
     works = [world.works[k] for k in version.refs]
-    return bibliography(works, paper.style, f"reflong-demo:{world.config.seed}:{paper.arxiv_id}:bib")
+    stream = f"reflong-demo:{world.config.seed}:{paper.arxiv_id}:bib"
+    return bibliography(works, paper.style, stream, paper.long_entries)
 
 
 def _render_job(world: World, arxiv_id: str, vi: int, out: Path) -> tuple[str, str]:

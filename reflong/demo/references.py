@@ -75,8 +75,22 @@ def choose_form(work: Work, rng: random.Random) -> str:
     return "title"
 
 
-def entry_body(work: Work, style: str, form: str, rng: random.Random) -> str:
-    """One entry's text (no label): authors, title, and the form's evidence."""
+_PLACES = ("Bangkok, Thailand", "Vienna, Austria", "Miami, Florida, USA", "Toronto, Canada", "Singapore")
+_PUBLISHERS = ("Association for Computational Linguistics", "PMLR", "Curran Associates, Inc.", "IEEE")
+
+
+def _long_tail(work: Work, form: str, rng: random.Random) -> str:
+    """What real entries add (the ``real`` length model): volume, place, publisher, URL."""
+    if form == "arxiv":
+        return f"URL https://arxiv.org/abs/{work.arxiv_id}."
+    volume = rng.choice(("Volume 1: Long Papers", "Volume 2: Short Papers", "Main Track"))
+    return f"{volume}. {rng.choice(_PLACES)}. {rng.choice(_PUBLISHERS)}."
+
+
+def entry_body(work: Work, style: str, form: str, rng: random.Random, long: bool = False) -> str:
+    """One entry's text (no label): authors, title, and the form's evidence (``long``: with the
+    volume, place, publisher or URL real bibliographies print; drawn after everything else, so the
+    short form's draws are unchanged)."""
     year = work.first_date.year
     title = _sentence_case(work.title) if rng.random() < 0.3 else work.title
     pages = rng.randint(1, 900)
@@ -104,13 +118,15 @@ def entry_body(work: Work, style: str, form: str, rng: random.Random) -> str:
         )
     title = title if title.endswith(("?", "!", ".")) else f"{title}."
     if style == "numbered":
-        return f"{_authors_numbered(work.authors)}. {title} {tail}"
-    # author-year: the year follows the authors, so drop it from the tail's end
-    tail = tail.replace(f", {year}.", ".") if not tail.startswith("arXiv:") else tail
-    return f"{_authors_year(work.authors)} ({year}). {title} {tail}"
+        text = f"{_authors_numbered(work.authors)}. {title} {tail}"
+    else:
+        # author-year: the year follows the authors, so drop it from the tail's end
+        tail = tail.replace(f", {year}.", ".") if not tail.startswith("arXiv:") else tail
+        text = f"{_authors_year(work.authors)} ({year}). {title} {tail}"
+    return f"{text} {_long_tail(work, form, rng)}" if long else text
 
 
-def bibliography(works: list[Work], style: str, stream: str) -> list[Entry]:
+def bibliography(works: list[Work], style: str, stream: str, long: bool = False) -> list[Entry]:
     """Entries in the order the bibliography prints them.
 
     Numbered lists follow a pseudo-random "order of first citation" and author-year lists are
@@ -125,7 +141,7 @@ def bibliography(works: list[Work], style: str, stream: str) -> list[Entry]:
     for i, w in enumerate(works, start=1):
         rng = random.Random(f"{stream}:{w.key}")
         form = choose_form(w, rng)
-        body = entry_body(w, style, form, rng)
+        body = entry_body(w, style, form, rng, long)
         if style == "numbered":
             entries.append(Entry(w.key, f"[{i}]", body, form, f"[{i}]"))
         else:

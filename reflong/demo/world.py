@@ -17,6 +17,7 @@ Python runs), so the same config gives the same plan.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -31,9 +32,27 @@ CROSS_LISTS = ("cs.CL", "cs.LG", "cs.AI", "cs.CV", "cs.IR", "stat.ML")
 CITER_COUNTS = ((0, 1), (1, 2), (2, 3), (3, 3), (4, 3), (5, 3), (6, 1), (8, 1))
 
 
+# Real paper lengths, measured on ../shared/corpus through the project's parse (55 papers,
+# o200k_base; `python bench/doc_lengths.py`): body tokens median 9,141 (quartiles 7,796-12,412,
+# range 3,077-42,735); reference entries median 49 (35-64, range 9-577); reference-section tokens
+# median 2,948 (2,122-5,146). Modelled as log-normals with the measured median and interquartile
+# range (sigma = ln(q3 / q1) / 1.349), clamped to the measured range; entries are printed in the
+# long form real bibliographies use (full venue, pages, place, publisher), about 60 tokens each.
+REAL_BODY_TOKENS = (9141, 7796, 12412, 3000, 43000)  # median, q1, q3, min, max
+REAL_ENTRIES = (49, 35, 64, 9, 400)
+LENGTH_MODELS = ("demo", "real")
+REAL_BODY_SCALE = 1.23  # planned / parsed body tokens of rendered papers (bench/doc_lengths.py)
+
+
 @dataclass(frozen=True)
 class SynthConfig:
-    """Everything that decides the generated catalog (recorded in generator.json)."""
+    """Everything that decides the generated catalog (recorded in generator.json).
+
+    ``lengths``: "demo" (default) gives short papers of about 3.5K tokens with 11-24 references
+    (fast to render, what the tests and the demo use); "real" gives papers whose body tokens,
+    reference entries and reference-section tokens follow the corpus (``REAL_BODY_TOKENS``,
+    ``REAL_ENTRIES``). Roles, dates, near-miss families and citer counts are drawn the same way in
+    both; the draws themselves differ (real bibliographies draw from more older works)."""
 
     papers: int = 120
     seed: int = 0
@@ -41,6 +60,7 @@ class SynthConfig:
     seed_months: int = 1
     distractor_months: int = 6
     pool_months: int = 6
+    lengths: str = "demo"
 
 
 @dataclass
@@ -72,6 +92,8 @@ class Paper:
     target_tokens: int
     abstract: str
     versions: list[Version] = field(default_factory=list)
+    n_refs: int | None = None  # reference entries of v1 under the real length model (else 11-24)
+    long_entries: bool = False  # print entries in the long form of real bibliographies
 
     @property
     def arxiv_id(self) -> str:
@@ -220,10 +242,25 @@ def _plain_title(rng: random.Random, titles: _Titles, named: float) -> str:
     raise RuntimeError("title space exhausted")  # pragma: no cover - thousands of combinations left
 
 
+def _lognormal(rng: random.Random, model: tuple[int, int, int, int, int]) -> int:
+    median, q1, q3, lo, hi = model
+    sigma = math.log(q3 / q1) / 1.349
+    return int(min(hi, max(lo, round(rng.lognormvariate(math.log(median), sigma)))))
+
+
+def real_lengths(seed: int, arxiv_id: str) -> tuple[int, int]:
+    """(body tokens, reference entries) of one paper under the real length model, from a stream of
+    its own (so the default world's draws are untouched)."""
+    rng = random.Random(f"reflong-demo:{seed}:{arxiv_id}:lengths")
+    return _lognormal(rng, REAL_BODY_TOKENS), _lognormal(rng, REAL_ENTRIES)
+
+
 def plan_world(cfg: SynthConfig) -> World:
     """Build the whole plan for ``cfg`` (fast: no text, no PDFs)."""
     if cfg.papers < 12:
         raise ValueError("synthetic arXiv needs at least 12 papers")
+    if cfg.lengths not in LENGTH_MODELS:
+        raise ValueError(f"unknown length model {cfg.lengths!r}: use one of {', '.join(LENGTH_MODELS)}")
     rng = random.Random(f"reflong-demo:{cfg.seed}")
     d_start = month_start(cfg.since, -cfg.distractor_months)
     s_start = month_start(cfg.since, 0)
@@ -267,7 +304,9 @@ def plan_world(cfg: SynthConfig) -> World:
     seed_titles: list[tuple[str, int]] = []  # (title, group index)
     for gi, (members, _kind, _pred) in enumerate(groups):
         seed_titles.extend((t, gi) for t in members)
-    for _ in range(max(30, cfg.papers // 2)):
+    # Real bibliographies cite up to 400 works, nearly all older than the catalog.
+    n_older = max(30, cfg.papers // 2) if cfg.lengths == "demo" else max(450, cfg.papers // 2)
+    for _ in range(n_older):
         ext_work(_plain_title(rng, titles, named=0.3))
 
     # 2. Catalog papers with first dates by role.
@@ -316,6 +355,13 @@ def plan_world(cfg: SynthConfig) -> World:
             prng.randint(2900, 4600),
             abstract,
         )
+        if cfg.lengths == "real":
+            body, n_refs = real_lengths(cfg.seed, work.key)
+            paper = papers[work.key]
+            paper.n_refs, paper.long_entries = n_refs, True
+            # compose() sizes the body as target - entries x TOKENS_PER_ENTRY - 150, and its
+            # sentence estimate runs high: REAL_BODY_SCALE is measured through PDF and parse.
+            paper.target_tokens = round(body * REAL_BODY_SCALE) + 40 * n_refs + 150
         if gi >= 0:
             group_members.setdefault(gi, []).append(work.key)
 
@@ -378,6 +424,7 @@ def _plan_citations(
         p = papers[key]
         v1 = p.work.first_date
         n_refs = rng.randint(11, 24)
+        n_refs = p.n_refs or n_refs  # the real length model's count
         if p.role == "citing":
             refs = list(cites[key])
             refs += [predecessor[s] for s in refs if s in predecessor and rng.random() < 0.6]

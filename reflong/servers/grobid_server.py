@@ -7,6 +7,17 @@ of the uploaded PDF (SHA-256 of the corpus PDF named like the TEI file), so the 
 the TEI parsing and the resolution all run for real, offline. An unknown PDF gets GROBID's own
 answer to bad input: HTTP 500 ``[BAD_INPUT_DATA]``.
 
+Endpoints and answers follow GROBID's service documentation
+(https://grobid.readthedocs.io/en/latest/Grobid-service/): the process services return TEI XML
+with 200, 503 when all engines are busy, 500 when the PDF cannot be converted.
+
+Fault modes (``mode``, switchable while running) stand in for what a real deployment does when
+something between us and GROBID goes wrong:
+
+- ``html``: 200 with an HTML page (a reverse proxy's error or login page, a misrouted URL);
+- ``hang``: the process call never answers (held ``hang_seconds``, then dropped);
+- ``header-only``: 200 with a valid TEI that has no bibliography (GROBID's header-only output).
+
     python -m reflong.servers.grobid_server --corpus ../shared/corpus --port 8070
 """
 
@@ -23,6 +34,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 PROCESS_ENDPOINTS = ("processReferences", "processFulltextDocument", "processHeaderDocument")
+MODES = ("ok", "html", "hang", "header-only")
+HTML_PAGE = (
+    b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head>"
+    b"<body><h1>Please sign in</h1><p>This service is behind a proxy.</p></body></html>\n"
+)
 
 
 def tei_by_pdf_hash(corpus_dir: Path) -> dict[str, Path]:
@@ -50,9 +66,23 @@ def _uploaded_pdf(content_type: str, body: bytes) -> bytes | None:
 class GrobidStandIn:
     """Serve recorded TEI on 127.0.0.1; ``alive=False`` makes /api/isalive fail (503)."""
 
-    def __init__(self, corpus_dir: str | Path, port: int = 0, alive: bool = True) -> None:
+    def __init__(
+        self,
+        corpus_dir: str | Path,
+        port: int = 0,
+        alive: bool = True,
+        mode: str = "ok",
+        hang_seconds: float = 30.0,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode {mode!r} is not one of {MODES}")
         self.teis = tei_by_pdf_hash(Path(corpus_dir))
+        header_only = sorted((Path(corpus_dir) / "grobid").glob("*.header-only.tei.xml"))
+        self.header_only_tei = header_only[0].read_bytes() if header_only else b""
         self.alive = alive
+        self.mode = mode
+        self.hang_seconds = hang_seconds
+        self.stopping = threading.Event()
         self.requests: list[tuple[str, str]] = []  # (method, path) log, for tests
         stand_in = self
 
@@ -95,6 +125,16 @@ class GrobidStandIn:
                 if service not in PROCESS_ENDPOINTS:
                     self._send(404, b"not found")
                     return
+                if stand_in.mode == "hang":
+                    stand_in.stopping.wait(stand_in.hang_seconds)
+                    self.close_connection = True
+                    return
+                if stand_in.mode == "html":
+                    self._send(200, HTML_PAGE, "text/html; charset=utf-8")
+                    return
+                if stand_in.mode == "header-only":
+                    self._send(200, stand_in.header_only_tei, "application/xml")
+                    return
                 pdf = _uploaded_pdf(self.headers.get("Content-Type", ""), body)
                 if not pdf:
                     self._send(400, b"[BAD_INPUT_DATA] no input file")
@@ -106,6 +146,7 @@ class GrobidStandIn:
                 self._send(200, tei.read_bytes(), "application/xml")
 
         self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server.daemon_threads = True  # a hung request must not keep stop() waiting
         self.thread: threading.Thread | None = None
 
     @property
@@ -119,6 +160,7 @@ class GrobidStandIn:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -133,8 +175,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="../shared/corpus", help="folder with pdf/ and grobid/")
     parser.add_argument("--port", type=int, default=8070)
+    parser.add_argument("--mode", choices=MODES, default="ok", help="a fault to stand in for (default: none)")
     args = parser.parse_args()
-    server = GrobidStandIn(args.corpus, port=args.port)
+    server = GrobidStandIn(args.corpus, port=args.port, mode=args.mode)
     print(f"GROBID stand-in on {server.url} with {len(server.teis)} recorded TEI files", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         server.server.serve_forever()

@@ -59,6 +59,7 @@ import base64
 import bisect
 import hashlib
 import json
+import threading
 import time
 import zlib
 from collections import OrderedDict
@@ -187,6 +188,7 @@ class OaiRepository:
             self._sets.append(interned[cats])
         self.earliest = self._stamps[0] if self._stamps else "2007-04-02"
         self._cache: OrderedDict[tuple, list[int]] = OrderedDict()
+        self._lock = threading.Lock()
         # Tokens name their query and carry the issue time; the secret makes them unforgeable and
         # makes a token from another server instance (a restart) unknown, as at arXiv.
         self._secret = hashlib.sha256(f"{id(self)}:{time.time_ns()}".encode()).hexdigest()[:16]
@@ -346,17 +348,19 @@ class OaiRepository:
     def _matches(self, query: _Query) -> list[int]:
         """Indexes (into the sorted index) of the records a query selects; a few cached."""
         key = (query.from_, query.until, query.set_spec)
-        hit = self._cache.get(key)
-        if hit is not None:
-            self._cache.move_to_end(key)
-            return hit
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
         lo = bisect.bisect_left(self._stamps, query.from_) if query.from_ else 0
         hi = bisect.bisect_right(self._stamps, query.until) if query.until else len(self._stamps)
         spec = query.set_spec
         found = list(range(lo, hi)) if spec is None else [i for i in range(lo, hi) if spec in self._sets[i]]
-        self._cache[key] = found
-        while len(self._cache) > 8:
-            self._cache.popitem(last=False)
+        with self._lock:  # the server answers requests on several threads
+            self._cache[key] = found
+            while len(self._cache) > 8:
+                self._cache.popitem(last=False)
         return found
 
     def _make_token(self, query: _Query, cursor: int) -> str:

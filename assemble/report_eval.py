@@ -1,0 +1,144 @@
+"""The report's evaluation section: scores of models and baselines on this build, from files.
+
+Why files: evaluation comes after assembly (DESIGN.md: data flows ingest -> citations -> assemble
+-> evaluate), so assemble must not import evaluate. Evaluate writes its results into the build's
+outputs folder as JSON, and this module only reads them:
+
+- ``OUT/eval/baselines.json``: written with the dataset card (``{"kinds": {kind: scores}}``);
+- ``OUT/eval/<label>.json``: ``reflong-build eval score ... --save OUT/eval/<label>.json`` (one per
+  model or parser; ``{"<config>_answers.json": figures, ..., "overall": figures, "meta": {...}}``).
+
+Figures per configuration (difficulty x length) are ExAcc, mean F1 and the Type I/II/III shares of
+the wrong answers. Where the Ref-Long paper published a figure for the same setting it is shown
+beside ours (``PUBLISHED``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+EVAL_DIR = "eval"
+
+#: Published results for the same settings: (subset, length label) -> [(who, ExAcc, F1)].
+#: Ref-Long (ACL 2025), Ref-Long-Paper with M = 20 papers (75K): GPT-4o F1 71.13, ExAcc 17%.
+#: The paper does not say whether that is the released easy or hard split.
+PUBLISHED: dict[tuple[str, str], list[tuple[str, float, float]]] = {
+    ("paper", "75K"): [("GPT-4o (Ref-Long paper, M=20)", 0.17, 0.7113)],
+}
+
+
+@dataclass
+class EvalSeries:
+    """One scored system (a model run or a baseline) over the build's configurations."""
+
+    label: str
+    source: str
+    by_config: dict[str, dict] = field(default_factory=dict)
+    overall: dict = field(default_factory=dict)
+
+
+def _series(label: str, source: str, scores: dict) -> EvalSeries:
+    by_config = {}
+    for name, figures in scores.items():
+        if name in ("overall", "meta") or not isinstance(figures, dict):
+            continue
+        config = figures.get("config") or name.removesuffix("_answers.json")
+        by_config[config] = figures
+    return EvalSeries(label, source, by_config, scores.get("overall", {}))
+
+
+def load_evaluations(out_dir: str | Path | None) -> list[EvalSeries]:
+    """Every evaluation result in ``OUT/eval/`` (baselines first, then models by label)."""
+    if out_dir is None:
+        return []
+    folder = Path(out_dir) / EVAL_DIR
+    if not folder.is_dir():
+        return []
+    baselines: list[EvalSeries] = []
+    models: list[EvalSeries] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        if isinstance(data.get("kinds"), dict):
+            for kind, scores in data["kinds"].items():
+                baselines.append(_series(f"baseline: {kind}", path.name, scores))
+            continue
+        meta = data.get("meta") or {}
+        label = str(meta.get("label") or path.stem)
+        if meta.get("parser") and meta["parser"] != "prompt":
+            label += f" ({meta['parser']} parser)"
+        models.append(_series(label, path.name, data))
+    return models + baselines
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def _cell(figures: dict | None) -> str:
+    if not figures:
+        return "-"
+    return f"{_pct(figures.get('exacc'))} / {_pct(figures.get('f1'))}"
+
+
+def _published(subset: str, config: str) -> str:
+    length = config.rsplit("_", 1)[-1]
+    rows = PUBLISHED.get((subset, length), [])
+    return "; ".join(f"{who}: {100 * ex:.1f} / {100 * f1:.2f}" for who, ex, f1 in rows) or "-"
+
+
+def evaluation_section(series: list[EvalSeries], configs: list[str], subset: str) -> str:
+    """HTML: ExAcc / F1 per configuration and system, published figures beside; error-type shares."""
+    if not series:
+        return (
+            '<p class="none">No evaluation results in OUT/eval/ yet. Score a model with '
+            "<code>reflong-build eval run</code> then <code>reflong-build eval score ... --save "
+            "OUT/eval/MODEL.json</code>; builds write their baselines there.</p>"
+        )
+    seen = {c for s in series for c in s.by_config}
+    ordered = [c for c in configs if c in seen] + sorted(seen - set(configs))
+    head = "".join(f"<th>{escape(s.label)}</th>" for s in series)
+    rows = []
+    for config in ordered:
+        cells = "".join(
+            f'<td class="n" data-stat="eval:{escape(s.label)}:{escape(config)}">{_cell(s.by_config.get(config))}</td>'
+            for s in series
+        )
+        rows.append(f"<tr><td>{escape(config)}</td>{cells}<td>{escape(_published(subset, config))}</td></tr>")
+    overall = "".join(f'<td class="n">{_cell(s.overall)}</td>' for s in series)
+    rows.append(f"<tr><td><b>overall</b></td>{overall}<td></td></tr>")
+    table = (
+        f"<table><thead><tr><th>setting</th>{head}<th>published (ExAcc / F1)</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    err_rows = []
+    for s in series:
+        o = s.overall
+        wrong = sum(o.get(k, 0) for k in ("type_i", "type_ii", "type_iii"))
+        shares = [
+            f"{100 * o.get(k, 0) / wrong:.1f}% ({o.get(k, 0)})" if wrong else "-"
+            for k in ("type_i", "type_ii", "type_iii")
+        ]
+        err_rows.append(
+            f"<tr><td>{escape(s.label)}</td><td class=\"n\">{o.get('n', 0)}</td><td class=\"n\">{wrong}</td>"
+            + "".join(f'<td class="n" data-stat="errors:{escape(s.label)}:{t}">{v}</td>' for t, v in zip(("I", "II", "III"), shares, strict=True))
+            + f"<td class=\"n\">{o.get('unparseable', 0)}</td><td>{escape(s.source)}</td></tr>"
+        )
+    errors = (
+        "<table><thead><tr><th>system</th><th>tasks</th><th>wrong</th><th>Type I (missed only)</th>"
+        "<th>Type II (extra only)</th><th>Type III (both)</th><th>unparseable</th><th>file</th></tr></thead>"
+        f"<tbody>{''.join(err_rows)}</tbody></table>"
+    )
+    note = (
+        '<p class="sub">ExAcc / mean F1 in percent per setting (difficulty_length). Error types are '
+        "shares of the wrong answers (Ref-Long's error analysis). Published figures are the paper's "
+        "for the same length, on its own papers.</p>"
+    )
+    return note + table + errors

@@ -1,0 +1,1 @@
+"""Evaluate models and baselines on built tasks: parsing, metrics, runs, baselines."""

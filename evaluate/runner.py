@@ -1,0 +1,390 @@
+"""``eval run``: send every prompt to an OpenAI-compatible chat endpoint, cached and resumable.
+
+What is sent is what Ref-Long's release sends: a system message "You are a helpful assistant.",
+the prompt as the user message, temperature 0 and top_p 1 (each can be changed; ``max_tokens`` and
+``seed`` are sent only when given). Responses are written as ``{"i": [key, response]}``, the
+release's predictions format, one file per prompts file, plus ``run_manifest.json``.
+
+Why each piece:
+- **Cache, per (model, prompt sha256, settings)**: one JSON file per response, written through a
+  temporary file and ``os.replace``, so a run killed at any moment leaves only whole entries; a
+  rerun sends only prompts without an entry, and a rerun of a finished run sends nothing. The
+  base URL is not part of the key: the same model behind a new port or proxy is the same model.
+  A prompt the endpoint rejects for length is cached as skipped (asking again gives the same no).
+- **Retries are ours, the client's are off** (``max_retries=0``): the openai client retries 429/5xx
+  and connection errors twice by default, invisibly; we retry ``--retries`` times, honouring
+  ``retry-after-ms`` / ``Retry-After`` when the server sends them (OpenAI does on 429) and
+  otherwise backing off exponentially from 0.5 s (capped at 30 s), and we count every retry in the
+  manifest. A network failure that outlasts them stops the run with one line; whatever was
+  answered stays cached.
+- **Context check before sending**: the system and user messages are counted with the project's
+  exact tokenizer (``ingest/tokenizer.py``; ``--tokenizer``, default ``o200k_base``); a prompt over
+  ``--max-context`` is skipped with the reason in the manifest, never truncated (a truncated
+  prompt would silently test another task). The endpoint's own ``context_length_exceeded`` is
+  recorded the same way.
+- **Concurrency**: a thread pool over one client (the openai client is thread-safe); identical
+  prompts are sent once.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import os
+import random
+import threading
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from reflong.errors import NetworkError, ReflongError
+from reflong.evaluate import files
+from reflong.progress import ProgressFactory, null_progress
+
+SYSTEM_PROMPT = "You are a helpful assistant."
+RUN_MANIFEST = "run_manifest.json"
+BACKOFF_BASE = 0.5
+BACKOFF_CAP = 30.0
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Everything that shapes a response (and so the cache key), plus how to reach the endpoint."""
+
+    model: str
+    base_url: str
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int | None = None
+    seed: int | None = None
+    system: str = SYSTEM_PROMPT
+
+    def sampling(self) -> dict:
+        out = {"temperature": self.temperature, "top_p": self.top_p}
+        if self.max_tokens is not None:
+            out["max_tokens"] = self.max_tokens
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
+
+    def cache_key(self, prompt_sha256: str) -> str:
+        fields = {"model": self.model, "prompt_sha256": prompt_sha256, "system": self.system, **self.sampling()}
+        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class RunResult:
+    out_dir: Path
+    tasks: int = 0
+    answered: int = 0
+    sent: int = 0
+    from_cache: int = 0
+    retries: int = 0
+    skipped: list[dict] = field(default_factory=list)
+    failed: list[dict] = field(default_factory=list)
+    usage: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+    manifest: Path | None = None
+
+    def line(self) -> str:
+        return (
+            f"eval run: {self.tasks} tasks, {self.answered} answered ({self.sent} sent now, {self.from_cache} "
+            f"from cache, {self.retries} retries), {len(self.skipped)} skipped, {len(self.failed)} failed; "
+            f"tokens in {self.usage['prompt_tokens']}, out {self.usage['completion_tokens']} -> {self.out_dir}"
+        )
+
+
+class ResponseCache:
+    """One JSON file per cache key under ``root/<2 hex>/<key>.json``, written atomically."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            return json.loads(self.path(key).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return None  # cannot happen with atomic writes; treat as absent and ask again
+
+    def put(self, key: str, entry: dict) -> None:
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+        tmp.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class _Job:
+    key: str
+    prompt: str
+    prompt_sha256: str
+
+
+def retry_delay(exc: Exception, attempt: int) -> float:
+    """Seconds to wait before retry ``attempt`` (0-based): the server's word, else exponential."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    after = headers.get("retry-after")
+    if after:
+        try:
+            return max(0.0, float(after))
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(after) if after else None
+            if parsed is not None:
+                return max(0.0, parsed.timestamp() - time.time())
+    return min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt) * (0.75 + random.random() / 2)
+
+
+def _host(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.hostname + (f":{parts.port}" if parts.port else "") if parts.hostname else url
+
+
+class _Sender:
+    """Sends one job with retries; fatal conditions raise ReflongError (the run stops)."""
+
+    def __init__(self, client, settings: RunSettings, retries: int, cache: ResponseCache, api_key_env: str) -> None:
+        self.client = client
+        self.settings = settings
+        self.retries = retries
+        self.cache = cache
+        self.api_key_env = api_key_env
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.sent = 0
+        self.retried = 0
+        self.failed: list[dict] = []
+
+    def __call__(self, job: _Job) -> None:
+        import openai
+
+        s = self.settings
+        messages = [{"role": "system", "content": s.system}, {"role": "user", "content": job.prompt}]
+        for attempt in range(self.retries + 1):
+            if self.stop.is_set():
+                return
+            try:
+                with self.lock:
+                    self.sent += 1
+                reply = self.client.chat.completions.create(model=s.model, messages=messages, **s.sampling())
+            except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as exc:
+                if attempt == self.retries:
+                    self.stop.set()
+                    raise self._network_error(exc) from None
+                with self.lock:
+                    self.retried += 1
+                time.sleep(retry_delay(exc, attempt))
+                continue
+            except openai.AuthenticationError:
+                self.stop.set()
+                raise ReflongError(
+                    f"{_host(s.base_url)} refused the API key (401): set {self.api_key_env} "
+                    "(or name another variable with --api-key-env)"
+                ) from None
+            except openai.NotFoundError as exc:
+                self.stop.set()
+                raise ReflongError(
+                    f"{_host(s.base_url)}: {_message(exc)} (check --model and --base-url; "
+                    "the base URL usually ends in /v1)"
+                ) from None
+            except openai.BadRequestError as exc:
+                if _code(exc) == "context_length_exceeded":
+                    self.cache.put(job.key, {"skipped": f"endpoint: {_message(exc)}", "prompt_sha256": job.prompt_sha256})
+                else:
+                    with self.lock:
+                        self.failed.append({"prompt_sha256": job.prompt_sha256, "error": _message(exc)})
+                return
+            choice = reply.choices[0]
+            usage = reply.usage.model_dump() if reply.usage is not None else {}
+            self.cache.put(
+                job.key,
+                {
+                    "response": choice.message.content or "",
+                    "finish_reason": choice.finish_reason,
+                    "usage": {k: usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+                    "model_reported": reply.model,
+                    "attempts": attempt + 1,
+                    "prompt_sha256": job.prompt_sha256,
+                },
+            )
+            return
+
+    def _network_error(self, exc: Exception) -> NetworkError:
+        status = getattr(exc, "status_code", None)
+        what = f"HTTP {status}" if status else type(exc).__name__.replace("API", "")
+        return NetworkError(
+            f"{_host(self.settings.base_url)} kept failing ({what}: {_message(exc)[:120]}) after "
+            f"{self.retries} retries; answers so far are cached, rerun the same command to resume"
+        )
+
+
+def _message(exc: Exception) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+    return str(getattr(exc, "message", None) or exc).splitlines()[0]
+
+
+def _code(exc: Exception) -> str | None:
+    code = getattr(exc, "code", None)
+    if code:
+        return code
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            return inner.get("code")
+    return None
+
+
+def run_prompts(
+    prompts: Path,
+    out_dir: Path,
+    settings: RunSettings,
+    concurrency: int = 4,
+    cache_dir: Path | None = None,
+    max_context: int | None = None,
+    tokenizer: str = "o200k_base",
+    retries: int = 4,
+    api_key_env: str = "OPENAI_API_KEY",
+    timeout: float = 600.0,
+    progress: ProgressFactory = null_progress,
+) -> RunResult:
+    """Answer every prompt under ``prompts``; see the module doc."""
+    import openai
+
+    from reflong.assemble.outputs import file_entry, reflong_json_bytes, write_atomic
+    from reflong.ingest.tokenizer import get_tokenizer
+
+    out_dir = Path(out_dir)
+    if Path(prompts).is_dir() and out_dir.resolve().is_relative_to(Path(prompts).resolve()):
+        raise ReflongError(f"--out {out_dir} is inside --prompts {prompts}: predictions would be read as prompts")
+    cache = ResponseCache(Path(cache_dir) if cache_dir else out_dir / ".cache")
+    prompt_paths = files.prompt_files(prompts)
+    root = Path(prompts) if Path(prompts).is_dir() else Path(prompts).parent
+    count = get_tokenizer(tokenizer).count if max_context is not None else None
+    system_tokens = count(settings.system) if count else 0
+
+    loaded: list[tuple[Path, dict]] = []
+    jobs: dict[str, _Job] = {}
+    result = RunResult(out_dir)
+    for path in prompt_paths:
+        mapping = files.load_mapping(path)
+        if not all(isinstance(v[1], str) for v in mapping.values()):
+            raise ReflongError(f"{path} is not a prompts file: its values must be [key, prompt text]")
+        loaded.append((path, mapping))
+        for tid in files.task_order(mapping):
+            prompt = mapping[tid][1]
+            result.tasks += 1
+            if count is not None:
+                n = system_tokens + count(prompt)
+                if n > max_context:
+                    result.skipped.append(
+                        {"file": path.name, "task": tid, "reason": f"{n} tokens > --max-context {max_context}"}
+                    )
+                    continue
+            sha = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+            key = settings.cache_key(sha)
+            if key not in jobs and cache.get(key) is None:
+                jobs[key] = _Job(key, prompt, sha)
+
+    api_key = os.environ.get(api_key_env)
+    if not api_key and _host(settings.base_url).startswith("api.openai.com"):
+        raise ReflongError(f"no API key: set {api_key_env} (or name another variable with --api-key-env)")
+    client = openai.OpenAI(
+        base_url=settings.base_url, api_key=api_key or "no-key", max_retries=0, timeout=timeout
+    )
+    sender = _Sender(client, settings, retries, cache, api_key_env)
+    try:
+        with progress(total=len(jobs), desc="eval run", unit="prompt") as bar, ThreadPoolExecutor(concurrency) as pool:
+            futures = [pool.submit(sender, job) for job in jobs.values()]
+            for fut in futures:
+                fut.add_done_callback(lambda _f: bar.update(1))
+            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            for fut in done:
+                if fut.exception() is not None:
+                    sender.stop.set()
+                    for other in futures:
+                        other.cancel()
+                    raise fut.exception()
+    finally:
+        client.close()
+    result.sent = sender.sent
+    result.retries = sender.retried
+    result.failed = sender.failed
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    inputs = []
+    for path, mapping in loaded:
+        predictions: dict[str, list] = {}
+        for tid in files.task_order(mapping):
+            key_value, prompt = mapping[tid]
+            sha = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+            entry = cache.get(settings.cache_key(sha))
+            if entry is None:
+                continue  # skipped by --max-context, or failed (listed in the manifest)
+            if entry.get("skipped"):
+                result.skipped.append({"file": path.name, "task": tid, "reason": entry["skipped"]})
+                continue
+            predictions[tid] = [key_value, entry["response"]]
+            result.answered += 1
+            result.from_cache += settings.cache_key(sha) not in jobs
+            for k in result.usage:
+                result.usage[k] += int(entry.get("usage", {}).get(k, 0))
+        rel = path.relative_to(root) if path.is_relative_to(root) else Path(path.name)
+        write_atomic(out_dir / rel, reflong_json_bytes(predictions))
+        inputs.append({**file_entry(path, rel.as_posix()), "tasks": len(mapping)})
+    result.manifest = _write_manifest(out_dir, settings, inputs, result, concurrency, max_context, tokenizer, retries)
+    return result
+
+
+def _write_manifest(out_dir, settings, inputs, result: RunResult, concurrency, max_context, tokenizer, retries) -> Path:
+    from reflong import __version__
+    from reflong.assemble.outputs import write_atomic
+
+    manifest = {
+        "tool": "reflong-build",
+        "version": __version__,
+        "command": "eval run",
+        "model": settings.model,
+        "base_url_host": _host(settings.base_url),
+        "settings": {
+            **{k: v for k, v in asdict(settings).items() if k != "base_url"},
+            "concurrency": concurrency,
+            "max_context": max_context,
+            "tokenizer": tokenizer,
+            "retries": retries,
+        },
+        "prompt_files": inputs,
+        "counts": {
+            "tasks": result.tasks,
+            "answered": result.answered,
+            "sent_this_run": result.sent,
+            "retries_this_run": result.retries,
+            "from_cache": result.from_cache,
+            "skipped": len(result.skipped),
+            "failed": len(result.failed),
+        },
+        "usage": result.usage,
+        "skipped": result.skipped,
+        "failed": result.failed,
+    }
+    path = Path(out_dir) / RUN_MANIFEST
+    write_atomic(path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return path

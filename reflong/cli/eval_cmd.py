@@ -1,0 +1,177 @@
+"""``reflong-build eval``: score predictions, run a model on prompts, score no-model baselines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reflong.cli.options import format_option
+
+_PATH = click.Path(exists=True, path_type=Path)
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Evaluate on built tasks: Ref-Long's ExAcc, F1 and error types (Type I/II/III).
+
+    \b
+      reflong-build eval score --answers OUT --predictions PRED      score responses
+      reflong-build eval run --prompts OUT --model M --base-url URL  ask a chat model
+      reflong-build eval baseline --prompts OUT --answers OUT --kind lexical
+    """
+
+
+def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
+    from reflong.assemble.outputs import write_atomic
+    from reflong.evaluate.scoring import dumps, results_json, results_table
+
+    data = results_json(results, overall)
+    if save is not None:
+        write_atomic(save, (dumps(results_json(results, overall, meta)) + "\n").encode("utf-8"))
+    click.echo(dumps(data) if fmt == "json" else results_table(results, overall))
+
+
+@eval_group.command("score")
+@click.option("--answers", type=_PATH, required=True, help="An answers file or a folder of *_answers.json.")
+@click.option(
+    "--predictions",
+    type=_PATH,
+    required=True,
+    help='A predictions file {"i": [key, response]} or a folder holding <config>.json for each answers file.',
+)
+@click.option(
+    "--prompts",
+    type=_PATH,
+    default=None,
+    help="Prompt files (for each task's document count: out-of-range indexes, ranges). "
+    "Default: M from the file name (Paper 30K -> 8, A/F 8K -> 8).",
+)
+@click.option(
+    "--parser",
+    type=click.Choice(["prompt", "reflong2025"]),
+    default="prompt",
+    show_default=True,
+    help="prompt: read the answer format the prompt asks for; reflong2025: the release's own scoring.",
+)
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON here.")
+@click.option("--label", default=None, help="Name of what was scored (model or baseline), kept with --save.")
+@format_option
+def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, fmt: str) -> None:
+    """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall."""
+    from reflong.evaluate.scoring import score_paths
+
+    results, overall = score_paths(answers, predictions, prompts, parser)
+    _emit(results, overall, fmt, save, {"label": label or predictions.name, "parser": parser})
+
+
+@eval_group.command("baseline")
+@click.option("--answers", type=_PATH, required=True, help="An answers file or a folder of *_answers.json.")
+@click.option(
+    "--prompts",
+    type=_PATH,
+    default=None,
+    help="The prompt files (documents' text for lexical; M for the others). Without it random/all/none "
+    "take M from the file name (e.g. the released Paper answers, whose prompts were not published).",
+)
+@click.option(
+    "--kind",
+    "kinds",
+    type=click.Choice(["random", "all", "none", "lexical"]),
+    multiple=True,
+    help="Baseline(s) to run (repeat the option) [default: every one that the inputs allow].",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random baseline.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 100),
+    default=90.0,
+    show_default=True,
+    help="lexical: rapidfuzz partial_ratio needed when the key is not a plain substring.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each baseline's predictions to OUT/<kind>/<config>.json (release format).",
+)
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON here.")
+@format_option
+def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir, save, fmt: str) -> None:
+    """Score answers that need no model: random, all documents, none, lexical key matching."""
+    from reflong.assemble.outputs import write_atomic
+    from reflong.evaluate.baseline_run import score_baselines
+    from reflong.evaluate.scoring import dumps, results_json, results_table
+
+    kinds = tuple(kinds) or (("random", "all", "none", "lexical") if prompts else ("random", "all", "none"))
+    scored = score_baselines(answers, prompts, kinds, seed, threshold, out_dir)
+    data = {kind: results_json(results, overall) for kind, (results, overall) in scored.items()}
+    if save is not None:
+        meta = {"seed": seed, "lexical_threshold": threshold}
+        write_atomic(save, (dumps({"meta": meta, "kinds": data}) + "\n").encode("utf-8"))
+    if fmt == "json":
+        click.echo(dumps(data))
+        return
+    for kind, (results, overall) in scored.items():
+        click.echo(f"== baseline: {kind}")
+        click.echo(results_table(results, overall))
+
+
+@eval_group.command("run")
+@click.option("--prompts", type=_PATH, required=True, help='A prompts file {"i": [key, prompt]} or a folder of them.')
+@click.option("--model", required=True, help="Model name as the endpoint knows it (e.g. gpt-4o-2024-08-06).")
+@click.option(
+    "--base-url",
+    default="https://api.openai.com/v1",
+    show_default=True,
+    help="Any OpenAI-compatible endpoint (vLLM, SGLang, ...: usually http://HOST:PORT/v1).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Predictions (<config>.json, release format) and run_manifest.json go here.",
+)
+@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests in flight.")
+@click.option("--temperature", type=float, default=0.0, show_default=True)
+@click.option("--top-p", type=float, default=1.0, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset).")
+@click.option("--seed", type=int, default=None, help="Sampling seed, for endpoints that take one (not sent if unset).")
+@click.option(
+    "--max-context",
+    type=click.IntRange(1),
+    default=None,
+    help="Skip (never truncate) prompts whose system+user tokens exceed this; counted with --tokenizer.",
+)
+@click.option("--tokenizer", default="o200k_base", show_default=True, help="For --max-context: o200k_base, cl100k_base or tokenizer.json.")
+@click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Response cache [default: OUT/.cache].")
+@click.option("--retries", type=click.IntRange(0), default=4, show_default=True, help="Per request, on 429/5xx/connection errors.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the key.")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds per request.")
+def run(prompts, model, base_url, out_dir, concurrency, temperature, top_p, max_tokens, seed, max_context,
+        tokenizer, cache_dir, retries, api_key_env, timeout) -> None:
+    """Ask a chat model every prompt (release's messages and sampling); cached, resumable, concurrent.
+
+    \b
+    System message "You are a helpful assistant.", the prompt as user message, temperature 0,
+    top_p 1. A rerun sends only what is not cached yet. Score the result with
+      reflong-build eval score --answers TASKS --predictions OUT
+    """
+    from reflong.evaluate.runner import RunSettings, run_prompts
+    from reflong.progress import tqdm_progress
+
+    settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
+    result = run_prompts(
+        prompts, out_dir, settings, concurrency, cache_dir, max_context, tokenizer, retries, api_key_env,
+        timeout, progress=tqdm_progress,
+    )
+    for item in result.skipped[:10]:
+        click.echo(f"skipped: {item['file']} task {item['task']}: {item['reason']}", err=True)
+    for item in result.failed[:10]:
+        click.echo(f"failed: prompt {item['prompt_sha256'][:12]}: {item['error']}", err=True)
+    click.echo(result.line())
+
+
+COMMANDS = [eval_group]

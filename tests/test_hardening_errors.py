@@ -1,0 +1,122 @@
+"""Raw tracebacks become one line; partial files are cleaned up (issue 12 item 8).
+
+Disk full (simulated: ``os.write``/``open`` raising ``OSError(ENOSPC)`` in-process), a file where
+``--out`` needs a folder, URLs that are not http(s), an empty ``--lengths``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_cite_e2e import add_papers
+from test_hardening_grobid import PAPERS
+
+from reflong.cli import main
+from reflong.db import open_store
+
+
+def _one_line_error(result, *needles: str) -> str:
+    lines = result.output.strip().splitlines()
+    assert result.exit_code in (1, 2), result.output
+    assert "Traceback" not in result.output and not isinstance(result.exception, (OSError, TypeError))
+    last = lines[-1]
+    assert last.startswith("Error: "), result.output
+    for n in needles:
+        assert n in last, (n, last)
+    return last
+
+
+@pytest.fixture()
+def blocker(tmp_path) -> Path:
+    f = tmp_path / "a-file"
+    f.write_text("not a folder")
+    return f
+
+
+def test_out_under_a_file_is_one_line(tmp_path, blocker, data_dir):
+    hay = str(data_dir / "pg_essays")
+    runner = CliRunner()
+    for args in (
+        ["a", "--haystack", hay, "--modes", "single", "--levels", "hard", "--lengths", "8K", "--tasks", "2"],
+        ["f", "--summhay", str(data_dir / "summhay" / "topic_news1.json"), "--lengths", "8K", "--tasks", "2"],
+        ["synth-arxiv", "--papers", "40"],
+        ["demo"],
+    ):
+        result = runner.invoke(main, [*args, "--out", str(blocker / "x")])
+        _one_line_error(result, str(blocker), "another")
+
+
+def test_disk_full_while_writing_outputs_leaves_no_part_file(tmp_path, data_dir, monkeypatch):
+    out = tmp_path / "out"
+    real_replace = os.replace
+
+    def full(src, dst, *a, **k):  # the disk fills up as the first output is finished
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+
+    monkeypatch.setattr("reflong.assemble.outputs.os.replace", full)
+    args = ["a", "--haystack", str(data_dir / "pg_essays"), "--modes", "single", "--levels", "hard"]
+    result = CliRunner().invoke(main, [*args, "--lengths", "8K", "--tasks", "2", "--out", str(out)])
+    monkeypatch.setattr("reflong.assemble.outputs.os.replace", real_replace)
+    _one_line_error(result, "No space left on device", "free")
+    assert [p.name for p in out.rglob("*.part")] == []
+
+
+def test_disk_full_in_the_store_is_one_line(tmp_path, corpus_dir, monkeypatch):
+    """SQLite's own "disk full" (SQLITE_FULL), made real by capping the file at its current size."""
+    import reflong.db.engine as engine_mod
+
+    db = tmp_path / "store.db"
+    engine = open_store(db)
+    add_papers(engine, corpus_dir, PAPERS)
+    engine.dispose()
+    real = engine_mod._set_pragmas
+
+    def capped(dbapi_connection, record) -> None:
+        real(dbapi_connection, record)
+        pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages + 2}")
+
+    monkeypatch.setattr(engine_mod, "_set_pragmas", capped)
+    result = CliRunner().invoke(main, ["parse", "--db", str(db), "--workers", "1"])
+    _one_line_error(result, "database or disk is full", "free disk space")
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org", "not a url", "http://", "export.arxiv.org"])
+def test_arxiv_url_must_be_http(tmp_path, url):
+    result = CliRunner().invoke(
+        main, ["ingest", "--since", "2024-03", "--db", str(tmp_path / "s.db"), "--arxiv-url", url]
+    )
+    assert result.exit_code == 2 and "--arxiv-url" in result.output and "http" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_empty_lengths_is_a_usage_error(tmp_path, data_dir):
+    runner = CliRunner()
+    hay = str(data_dir / "pg_essays")
+    for args in (
+        ["a", "--haystack", hay, "--lengths", "", "--out", str(tmp_path / "a")],
+        ["paper", "--since", "2024-03", "--reuse-db", "--db", str(tmp_path / "s.db"), "--lengths", ""],
+        ["paper", "--since", "2024-03", "--reuse-db", "--db", str(tmp_path / "s.db"), "--lengths", " , "],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 2 and "--lengths" in result.output, (args, result.output)
+    assert not (tmp_path / "a").exists()
+
+
+def test_enospc_from_any_stage_is_one_line(tmp_path, monkeypatch):
+    """The central handler: an OSError escaping any command is one line with what to do."""
+    import reflong.cli.stats_cmd as stats_cmd
+
+    def boom(*a, **k):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "x"))
+
+    monkeypatch.setattr(stats_cmd, "open_store", boom)
+    result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "s.db")])
+    assert result.exit_code == 1
+    _one_line_error(result, "No space left on device", str(tmp_path / "x"))
+    assert sys.exc_info() == (None, None, None)

@@ -11,7 +11,10 @@ ones are merely weak):
    no first-author match) with a score below ``confidence``.
 4. ``near_dup_seeds`` two seeds whose titles are near-duplicates (rapidfuzz token_set_ratio): their
    citing papers are easy to confuse ("LLaMA" vs "Llama 2").
-5. ``dropped_task``   a task that failed re-verification on its final texts.
+5. ``index_disagree`` a (pool paper, key) pair where the citation index and our text resolution
+   disagree: the index says it cites and the text finds no reference (``index_only``), or the text
+   finds one the index lacks (``text_only``); either side may be wrong, a person can tell.
+6. ``dropped_task``   a task that failed re-verification on its final texts.
 
 Edges a person already judged leave the queue (``include_judged`` brings them back, with their
 verdict). Rows of kinds 1-3 carry the stable edge key a verdict is recorded against.
@@ -37,12 +40,13 @@ from reflong.assemble.outputs import atomic_target
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Seed
+from reflong.db.index import IndexDisagreement
 from reflong.db.papers import Paper
 from reflong.errors import ReflongError
 from reflong.textfiles import read_user_text
 
-KIND_ORDER = ("distractor_fp", "review", "title_only", "near_dup_seeds", "dropped_task")
-EDGE_KINDS = frozenset({"distractor_fp", "review", "title_only"})
+KIND_ORDER = ("distractor_fp", "review", "title_only", "near_dup_seeds", "index_disagree", "dropped_task")
+EDGE_KINDS = frozenset({"distractor_fp", "review", "title_only", "index_disagree"})
 DEFAULT_CONFIDENCE = 95.0
 # token_set_ratio on the 113 real seeds: >= 75 flags the Llama family, GPT-4 vs DeepSeek-V3
 # technical reports, Batch vs Layer Normalization, CoT vs Self-Consistency; nothing unrelated.
@@ -129,6 +133,14 @@ def build_queue(
         edges = session.exec(query).all()
         fps = list(report.get("distractor_false_positives", []))
         citing = {e.citing_arxiv_id for e in edges} | {_split_ref(str(f.get("paper", "")))[0] for f in fps}
+        disagreements = []
+        if build is not None and build.window:
+            disagreements = session.exec(
+                select(IndexDisagreement).where(IndexDisagreement.window == build.window)
+            ).all()
+        elif build is None:
+            disagreements = session.exec(select(IndexDisagreement)).all()
+        citing |= {d.citing_arxiv_id for d in disagreements}
         titles = _titles(session, citing)
         verdicts = verdicts_for(session)
 
@@ -181,6 +193,26 @@ def build_queue(
             )
         )
     rows.extend(_near_duplicate_seeds(seeds, keys, options.near_dup))
+    for d in disagreements:
+        key = EdgeKey(d.citing_arxiv_id, d.citing_version, d.seed_arxiv_id)
+        rows.append(
+            QueueRow(
+                "index_disagree",
+                str(key),
+                d.citing_arxiv_id,
+                d.citing_version,
+                title_of(d.citing_arxiv_id, d.citing_version),
+                d.seed_arxiv_id,
+                seeds.get(d.seed_arxiv_id, ""),
+                d.reference,
+                d.kind,
+                round(float(d.score), 2) if d.kind == "text_only" else None,
+                "",
+                "the index says it cites the key; our text finds no reference"
+                if d.kind == "index_only"
+                else "our text references the key; the index does not list this citer",
+            )
+        )
     for d in report.get("dropped_tasks", []):
         rows.append(
             QueueRow(

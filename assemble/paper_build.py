@@ -119,6 +119,8 @@ class BuildReport:
     distractor_false_positives: list[dict] = field(default_factory=list)
     dropped_tasks: list[dict] = field(default_factory=list)
     date_unsafe_excluded: int = 0
+    # Citation index vs our text over the window's pool papers and index-chosen keys ({}: no index).
+    index_agreement: dict = field(default_factory=dict)
     documents: dict = field(default_factory=dict)  # policy, budget, usable share, token distribution
 
     def to_json(self) -> dict:

@@ -119,6 +119,15 @@ def _report_section(report: BuildReport) -> str:
         f"- Positives dropped (final text does not reference the key): {len(report.dropped_positives)}",
         f"- Papers left out by the token budget: {len(report.excluded_docs)}",
     ]
+    a = report.index_agreement
+    if a:
+        lines += [
+            f"- Citation index vs our text ({a.get('papers')} parsed pool papers x {a.get('keys')} keys): "
+            f"{a.get('confirmed_by_text')} of {a.get('index_pairs')} pairs the index lists are confirmed by "
+            f"the text (rate {a.get('index_confirmed_rate')}); {a.get('text_only')} of {a.get('text_pairs')} "
+            f"text edges are not in the index (in-index rate {a.get('text_in_index_rate')}). "
+            "Disagreements are listed by `reflong-build audit` (kind index_disagree).",
+        ]
     docs = report.documents
     if docs:
         ref = docs["reflong_paper"]

@@ -22,6 +22,7 @@ from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTas
 from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper_outputs import write_paper_outputs
 from reflong.assemble.paper_verify import Verifier
+from reflong.citations.index_agreement import stored_agreement
 from reflong.db import Build, BuildTask, session_for
 from reflong.errors import ReflongError
 from reflong.progress import ProgressFactory, null_progress
@@ -125,6 +126,8 @@ def run_paper_build(
     verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
     guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
     tasks, report = assemble_paper(inputs, settings, verifier, guard=guard)
+    with session_for(engine) as session:
+        report.index_agreement = stored_agreement(session, window)
     if not tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
         docs = report.documents

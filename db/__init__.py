@@ -9,6 +9,7 @@ from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.engine import DEFAULT_DB_PATH, open_store, session_for
 from reflong.db.harvest import ArxivRecordRow, HarvestState  # harvested records, harvest progress
+from reflong.db.index import IndexCitation as IndexCitation  # citation-index cache, plan
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure
 from reflong.db.text import Chunk, ParsedDoc
 from reflong.db.views import ensure_views as ensure_views  # browsing views + FTS (after all tables)

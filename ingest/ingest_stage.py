@@ -6,7 +6,10 @@ From arXiv (or a server speaking its protocols, ``--arxiv-url``):
    OAI-PMH (arXivRaw, every version with its date; ``oai_harvest``), incrementally after the
    first run; with ``--metadata api`` through the API within its limits (``api_harvest``);
 2. roles and version pins are computed from the stored records, batch by batch (``roles``);
-3. PDFs of pool papers and distractors go to the cache, one commit per PDF (skipped with
+3. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
+   controls and sampled distractors, or a stratified sample of the pool without an index, under
+   ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
+4. the planned PDFs go to the cache, one commit per PDF (skipped with
    ``--no-pdfs``). Every request (OAI, API, PDF) goes through one ``ArxivConnection``: one
    session, the 3 s gate, one retry policy; a 403 or a long 429/503 spell stops the run, resumably.
 
@@ -16,8 +19,9 @@ From a local catalog (``--source DIR``, see ``sources``):
    (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
 2. distractors move to the newest version dated before the seed window (``versions``);
 3. metadata rows and roles are upserted (idempotent), committed before any download starts;
-4. PDFs of pool papers and distractors go to the cache (``download``), one commit per PDF, so a
-   killed run loses at most the file in flight and a rerun fetches only what is missing.
+4. the same plan, then its PDFs go to the cache (``download``), one commit per PDF, so a killed run
+   loses at most the file in flight and a rerun fetches only what is missing. ``--max-papers`` on
+   the pool window is a seeded sample stratified by month and category, never the first N.
 
 Without ``since`` (local catalogs only) every paper is stored at its latest version, without
 roles: roles belong to a build and are assigned when one is made.
@@ -26,7 +30,9 @@ roles: roles belong to a build and are assigned when one is made.
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,12 +47,16 @@ from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArx
 from reflong.ingest.download import FetchOutcome, cache_name, download
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
 from reflong.ingest.oai_harvest import harvest_set, sets_for
+from reflong.ingest.plan import Plan, PlanSettings, make_plan
 from reflong.ingest.records import PaperMeta
 from reflong.ingest.roles import assign_roles
+from reflong.ingest.selection import stratified_sample
 from reflong.ingest.sources import LocalSource, Source
 from reflong.ingest.versions import pick_versions
 from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 from reflong.progress import ProgressFactory, null_progress
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CATEGORIES = ("cs.CL", "cs.LG", "cs.AI")
 
@@ -67,6 +77,7 @@ class IngestSettings:
     pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
     api_page_size: int = API_PAGE_SIZE
     api_result_cap: int = API_RESULT_CAP
+    plan: PlanSettings = field(default_factory=PlanSettings)
 
 
 @dataclass
@@ -81,6 +92,7 @@ class IngestSummary:
     skipped: int = 0  # records skipped for bad metadata
     reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
     requests: Counter = field(default_factory=Counter)  # requests sent to arXiv, by kind
+    plan: Plan | None = None
 
     def nothing_usable(self) -> str | None:
         """Why this run produced no usable PDF although it tried (for a non-zero exit), or None."""
@@ -171,7 +183,8 @@ def _select(
 
         source.on_page(page_done)
         for window in build.windows():
-            for meta in source.window(window, categories, settings.max_papers):
+            metas = source.window(window, categories, None if window.role == POOL else settings.max_papers)
+            for meta in metas:
                 if meta.arxiv_id in seen:
                     skip(
                         f"{meta.arxiv_id}@{window.role}",
@@ -210,16 +223,106 @@ def _select(
     return chosen
 
 
+PlanCallback = Callable[[Plan], None] | None
+
+
 def run_ingest(
-    engine: Engine, settings: IngestSettings, progress: ProgressFactory = null_progress
+    engine: Engine,
+    settings: IngestSettings,
+    progress: ProgressFactory = null_progress,
+    plan_callback: PlanCallback = None,
 ) -> IngestSummary:
-    """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point."""
+    """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point.
+
+    ``plan_callback`` gets the PDF plan before any download (the CLI prints it)."""
     if settings.source_dir is None:
-        return _run_arxiv(engine, settings, progress)
-    return _run_local(engine, settings, progress)
+        return _run_arxiv(engine, settings, progress, plan_callback)
+    return _run_local(engine, settings, progress, plan_callback)
 
 
-def _run_arxiv(engine: Engine, settings: IngestSettings, progress: ProgressFactory) -> IngestSummary:
+def _plan(
+    engine: Engine,
+    settings: IngestSettings,
+    window: str,
+    chosen: list[tuple[str | None, PaperMeta]],
+    cache_dir: Path,
+    metadata_requests: int,
+    plan_callback: PlanCallback,
+) -> Plan:
+    """Make, log and hand over the plan of this window (see ``plan``)."""
+    plan = make_plan(
+        engine,
+        window,
+        chosen,
+        settings.plan,
+        cache_dir,
+        settings.net.delay,
+        settings.net.timeout,
+        settings.net.retries,
+        is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+    )
+    plan.metadata_requests = metadata_requests
+    for line in plan.lines():
+        log.info(line)
+    if plan_callback is not None:
+        plan_callback(plan)
+    return plan
+
+
+def sample_pool_roles(session, label: str, max_papers: int | None, seed: int) -> int:
+    """Keep ``max_papers`` pool roles of ``label``: a seeded sample stratified by month and primary
+    category (never the first N by date); the other pool roles are removed. Returns pool roles kept."""
+    rows = session.exec(
+        select(PaperRole, Paper)
+        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
+        .where(PaperRole.window == label, PaperRole.role == POOL)
+    ).all()
+    if max_papers is None or len(rows) <= max_papers:
+        return len(rows)
+    keep = stratified_sample(
+        rows,
+        max_papers,
+        seed,
+        lambda rp: f"{(rp[1].first_published or '')[:7]}|{rp[1].primary_category or ''}",
+        lambda rp: rp[0].arxiv_id,
+    )
+    kept = {role.arxiv_id for role, _ in keep}
+    for role, _ in rows:
+        if role.arxiv_id not in kept:
+            session.delete(role)
+    session.commit()
+    return len(kept)
+
+
+def _window_metas(session, label: str) -> list[tuple[str | None, PaperMeta]]:
+    """The (role, pinned paper version) pairs of a window, as the store holds them."""
+    rows = session.exec(
+        select(PaperRole.role, Paper)
+        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
+        .where(PaperRole.window == label)
+        .order_by(PaperRole.arxiv_id)
+    ).all()
+    return [
+        (
+            role,
+            PaperMeta(
+                arxiv_id=p.arxiv_id,
+                version=p.version,
+                title=p.title,
+                primary_category=p.primary_category,
+                first_published=p.first_published,
+                version_date=p.version_date,
+                doi=p.doi,
+                pdf_url=p.pdf_url,
+            ),
+        )
+        for role, p in rows
+    ]
+
+
+def _run_arxiv(
+    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+) -> IngestSummary:
     """Harvest metadata (committed page by page), assign roles from the store, fetch PDFs."""
     if settings.since is None:
         raise ReflongError("--since is required when ingesting from arXiv (e.g. --since 2024-03)")
@@ -265,29 +368,35 @@ def _run_arxiv(engine: Engine, settings: IngestSettings, progress: ProgressFacto
                     counts = assign_roles(
                         session, build, categories, settings.max_papers, base_url, "arxiv", False
                     )
+            if POOL in counts.roles:
+                counts.roles[POOL] = sample_pool_roles(
+                    session, build.label, settings.max_papers, settings.plan.seed
+                )
             for role in summary.roles:
                 summary.roles[role] = counts.roles.get(role, 0)
             summary.papers = sum(counts.roles.values())
             summary.skipped = counts.skipped
             summary.reasons.update(counts.reasons)
-            if settings.pdfs:
-                cache_dir.mkdir(parents=True, exist_ok=True)
-                _fetch_pdfs(session, conn, build.label, cache_dir, summary, progress)
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            session.commit()
+            metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
+            plan = _plan(
+                engine, settings, build.label, _window_metas(session, build.label), cache_dir,
+                metadata_requests, plan_callback,
+            )  # fmt: skip
+            summary.plan = plan
+            if settings.pdfs and not settings.plan.dry_run:
+                _fetch_pdfs(session, conn, [p.meta for p in plan.picks], cache_dir, summary, progress)
     finally:
         summary.requests.update(conn.requests_by_kind)
     return summary
 
 
-def _fetch_pdfs(session, conn: ArxivConnection, label: str, cache_dir: Path, summary, progress) -> None:
-    """PDFs of this window's pool papers and distractors, at their pinned versions, one commit each."""
-    todo = list(
-        session.exec(
-            select(PaperRole.arxiv_id, PaperRole.version, Paper.pdf_url)
-            .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
-            .where(PaperRole.window == label, PaperRole.role.in_(("pool", "distractor")))
-            .order_by(PaperRole.role.desc(), Paper.first_published, PaperRole.arxiv_id)
-        )
-    )
+def _fetch_pdfs(
+    session, conn: ArxivConnection, metas: list[PaperMeta], cache_dir: Path, summary, progress
+) -> None:
+    """The planned PDFs, at their pinned versions, one commit each."""
+    todo = [(m.arxiv_id, m.version, m.pdf_url) for m in metas]
     with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
         for arxiv_id, version, pdf_url in todo:
             meta = PaperMeta(arxiv_id=arxiv_id, version=version, title="", pdf_url=pdf_url)
@@ -336,7 +445,9 @@ def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: In
         summary.reasons[outcome.reason or "failed"] += 1
 
 
-def _run_local(engine: Engine, settings: IngestSettings, progress: ProgressFactory) -> IngestSummary:
+def _run_local(
+    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+) -> IngestSummary:
     """A local catalog: the whole selection at once (catalogs are small), then PDFs copied."""
     source = make_source(settings)
     summary = IngestSummary(source=str(settings.source_dir or settings.arxiv_url))
@@ -352,8 +463,19 @@ def _run_local(engine: Engine, settings: IngestSettings, progress: ProgressFacto
                 summary.roles[role] += 1
         summary.papers = len(chosen)
         session.commit()
+        if summary.window is not None:
+            summary.roles[POOL] = sample_pool_roles(
+                session, summary.window, settings.max_papers, settings.plan.seed
+            )
+            summary.papers = sum(summary.roles.values())
+            chosen = _window_metas(session, summary.window)
 
-        todo = [(role, m) for role, m in chosen if role in (POOL, DISTRACTOR) or (role is None and m.pdf_url)]
+        if summary.window is None:
+            todo = [(role, m) for role, m in chosen if m.pdf_url]
+        else:
+            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback)
+            summary.plan = plan
+            todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:
             todo = []
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:

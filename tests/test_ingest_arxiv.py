@@ -213,16 +213,21 @@ def test_max_papers_caps_each_window_the_same_way_on_both_paths(server, corpus_d
     )
     a, s = _tables(tmp_path / "a.db"), _tables(tmp_path / "s.db")
     assert a == s
-    # The two oldest of each window: seeds 2203.02155, 2203.06947; pool 2204.02311, 2204.05862;
-    # distractors 2201.07525, 2201.09329 (both read at v1, dated before 2022-03).
-    assert [(r[1], r[2], r[3]) for r in a["role"]] == [
+    # Seeds and distractors: the two oldest of their window (metadata listing order), distractors read
+    # at v1, dated before 2022-03. The pool is a seeded sample stratified by month and category, never
+    # the first N by date: its 6 papers fall in strata 2022-04|cs.CL (2), 2022-06|cs.LG (2),
+    # 2022-05|cs.CL and 2022-07|cs.CL; two picks go to the two largest strata, one each.
+    rows = [(r[1], r[2], r[3]) for r in a["role"]]
+    assert [r for r in rows if r[1] != "pool"] == [
         ("2201.07525", "distractor", 1),
         ("2201.09329", "distractor", 1),
         ("2203.02155", "seed", 0),
         ("2203.06947", "seed", 0),
-        ("2204.02311", "pool", 1),
-        ("2204.05862", "pool", 0),
     ]
+    pool = sorted(r[0] for r in rows if r[1] == "pool")
+    strata = {"2204.02311": "04|CL", "2204.05862": "04|CL"}
+    assert len(pool) == 2 and pool != ["2204.02311", "2204.05862"]  # not the two earliest
+    assert len({strata.get(p, p) for p in pool}) == 2
 
 
 def test_bad_since_and_bad_source_are_clear_errors(tmp_path):

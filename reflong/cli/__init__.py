@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import sys
 
 import click
 from sqlalchemy.exc import IntegrityError, OperationalError

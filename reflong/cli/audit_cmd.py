@@ -119,7 +119,8 @@ def audit(ctx, build_id, out_dir, confidence, near_dup, fmt, include_judged, db_
     \b
     Kinds, in order: distractor_fp (a distractor's hit: wrong by construction), review (the
     resolver's review band), title_only (accepted on title similarity alone, below --confidence),
-    near_dup_seeds (seeds with near-duplicate titles), dropped_task (failed re-verification).
+    near_dup_seeds (seeds with near-duplicate titles), index_disagree (the citation index and
+    the text disagree on a pair: index_only or text_only), dropped_task (failed re-verification).
     Then: `audit export --csv FILE`, fill the verdict column, `audit import FILE`; or one at a time:
     `audit verdict 2405.01234v2->2403.00001 reject --why "..."`.
     """

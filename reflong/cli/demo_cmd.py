@@ -175,6 +175,53 @@ def _score_lexical_baseline(paper_dir: Path) -> None:
     click.echo(results_table(results, overall))
 
 
+@click.command("synth-index")
+@click.option(
+    "--catalog", type=click.Path(exists=True, file_okay=False), required=True, help="Catalog folder."
+)
+@click.option(
+    "--out", "out", type=click.Path(file_okay=False), default=None, help="[default: the catalog folder]"
+)
+@click.option("--since", default="2024-03", show_default=True, callback=_month, help="Seed window start.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--missing",
+    type=click.FloatRange(0, 1),
+    default=0.03,
+    show_default=True,
+    help="True citations the index lacks.",
+)
+@click.option(
+    "--spurious",
+    type=click.FloatRange(0, 1),
+    default=0.01,
+    show_default=True,
+    help="Spurious ones (share of true).",
+)
+@click.option(
+    "--off-arxiv",
+    type=click.FloatRange(0),
+    default=0.3,
+    show_default=True,
+    help="Non-arXiv citers per true citer.",
+)
+def synth_index(
+    catalog: str, out: str | None, since: str, seed: int, missing: float, spurious: float, off_arxiv: float
+) -> None:
+    """Write a world's citation truth (citations.jsonl) and an imperfect index view (s2_index.jsonl).
+
+    \b
+    A rendered demo catalog's truth comes from its truth.jsonl; a metadata-only catalog gets a
+    generated graph (pool papers cite seed-window papers with power-law popularity). Serve the
+    view with: python -m reflong.servers.s2_server --catalog DIR
+    """
+    from reflong.demo.citation_graph import IndexConfig, write_world_index
+
+    truth, index, n_truth, n_index = write_world_index(
+        catalog, out, since, IndexConfig(seed=seed, missing=missing, spurious=spurious, off_arxiv=off_arxiv)
+    )
+    click.echo(f"citation truth: {n_truth} pairs -> {truth}; index view: {n_index} rows -> {index}")
+
 
 @click.command("synth-catalog")
 @click.option(
@@ -216,4 +263,4 @@ def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
     )
 
 
-COMMANDS = [synth_arxiv, synth_catalog, demo]
+COMMANDS = [synth_arxiv, synth_catalog, demo, synth_index]

@@ -24,12 +24,19 @@ def ingest(db_path: str, **opts) -> None:
 
     \b
     seed window        [since, since+seed-months)      metadata only
-    citing pool        after the seed window           PDFs at their latest version
+    citing pool        after the seed window           PDFs at their latest version (planned)
     distractor window  [since-distractor-months, since) PDFs at the newest version before since
+    The PDF plan (keys and citers from a citation index, controls, distractors, or a stratified
+    pool sample without one) is printed before any download; --dry-run prints it and stops.
     Reruns resume: no finished metadata page or cached PDF is fetched again, rows are never
     duplicated. A 403 from arXiv stops the run at once; rerun the same command later.
     """
-    summary = run_ingest(open_store(db_path), ingest_settings(opts), progress=tqdm_progress)
+    summary = run_ingest(
+        open_store(db_path),
+        ingest_settings(opts),
+        progress=tqdm_progress,
+        plan_callback=lambda plan: click.echo("\n".join(plan.lines())),
+    )
     click.echo(summary.line())
     if why := summary.nothing_usable():
         raise ReflongError(why)

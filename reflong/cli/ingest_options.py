@@ -12,6 +12,7 @@ from reflong.errors import ReflongError
 from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP
 from reflong.ingest.ingest_stage import DEFAULT_CATEGORIES, IngestSettings
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.plan import PlanSettings
 from reflong.ingest.windows import parse_month
 
 
@@ -155,6 +156,66 @@ _DECORATORS = [
         show_default=True,
         help="Retries (with exponential backoff) on 429/5xx/timeouts/empty pages.",
     ),
+    click.option(
+        "--citation-index",
+        type=click.Choice(["auto", "s2", "none"]),
+        default="auto",
+        show_default=True,
+        help="Choose keys and citers with Semantic Scholar (auto: when S2_API_KEY or --s2-url is set; "
+        "an unreachable index falls back to none) or sample the pool without one.",
+    ),
+    click.option(
+        "--s2-url",
+        default=None,
+        help="Base URL of a Semantic Scholar Graph API endpoint [default: https://api.semanticscholar.org].",
+    ),
+    click.option(
+        "--index-delay",
+        type=click.FloatRange(min=0),
+        default=None,
+        help="Seconds between index requests [default: S2's published rate: 1 with S2_API_KEY, 3 without].",
+    ),
+    click.option(
+        "--keys",
+        "n_keys",
+        type=click.IntRange(min=1),
+        default=60,
+        show_default=True,
+        help="Keys to choose through the index, across citation bands.",
+    ),
+    click.option(
+        "--citers-per-key",
+        type=click.IntRange(min=2),
+        default=30,
+        show_default=True,
+        help="At most this many of a key's citers (seeded sample) are fetched.",
+    ),
+    click.option(
+        "--distractors",
+        "n_distractors",
+        type=click.IntRange(min=0),
+        default=600,
+        show_default=True,
+        help="Distractor-window papers to fetch (seeded sample).",
+    ),
+    click.option(
+        "--controls",
+        "n_controls",
+        type=click.IntRange(min=0),
+        default=200,
+        show_default=True,
+        help="Pool papers the index links to no key, fetched to measure false positives.",
+    ),
+    click.option(
+        "--max-pdfs",
+        type=click.IntRange(min=1),
+        default=3000,
+        show_default=True,
+        help="Cap on PDFs to fetch (3,000 x 3 s = 2.5 h at arXiv's rule).",
+    ),
+    click.option(
+        "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
+    ),
 ]
 
 
@@ -178,8 +239,26 @@ def ingest_settings(opts: dict) -> IngestSettings:
         arxiv_url=opts["arxiv_url"],
         source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
         net=NetPolicy(delay=opts["delay"], timeout=opts["timeout"], retries=opts["retries"]),
+        plan=plan_settings(opts),
         metadata=opts["metadata"],
         pdfs=not opts["no_pdfs"],
         api_page_size=opts["api_page_size"],
         api_result_cap=opts["api_result_cap"],
+    )
+
+
+def plan_settings(opts: dict) -> PlanSettings:
+    """The PDF plan's settings (the index keeps its own published gap unless --index-delay is given)."""
+    index_delay = opts.get("index_delay")
+    return PlanSettings(
+        citation_index=opts.get("citation_index") or "auto",
+        s2_url=opts.get("s2_url"),
+        index_delay=index_delay,
+        keys=opts.get("n_keys") or 60,
+        citers_per_key=opts.get("citers_per_key") or 30,
+        distractors=600 if opts.get("n_distractors") is None else opts["n_distractors"],
+        controls=200 if opts.get("n_controls") is None else opts["n_controls"],
+        max_pdfs=opts.get("max_pdfs") or 3000,
+        seed=opts.get("seed") or 0,
+        dry_run=bool(opts.get("dry_run")),
     )

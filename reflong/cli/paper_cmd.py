@@ -137,8 +137,8 @@ def paper(**opts) -> None:
         parse_month(opts["since"]), opts["seed_months"], opts["pool_months"], opts["distractor_months"]
     ).label
     engine = open_store(opts["db_path"])
-    if not opts["reuse_db"]:
-        _run_stages(engine, opts)
+    if not opts["reuse_db"] and _run_stages(engine, opts, window):
+        return  # --dry-run: the plan is printed, nothing was downloaded
     seed_ids = None
     if opts["seeds_file"]:
         from reflong.citations.seeds import load_seed_file
@@ -177,9 +177,12 @@ def paper(**opts) -> None:
     click.echo(result.line())
 
 
-def _run_stages(engine, opts: dict) -> None:
-    """Ingest, parse, cite and resolve; each resumes and prints its one-line summary."""
+def _run_stages(engine, opts: dict, window: str) -> bool:
+    """Ingest, parse, cite and resolve; each resumes and prints its one-line summary.
+
+    Returns True when the run stops after the plan (``--dry-run``)."""
     from reflong.citations.cite_stage import run_cite
+    from reflong.citations.index_agreement import run_index_agreement
     from reflong.citations.resolve_stage import run_resolve
     from reflong.ingest.ingest_stage import run_ingest
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
@@ -187,9 +190,18 @@ def _run_stages(engine, opts: dict) -> None:
 
     if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:
         raise ReflongError("give --source DIR or --arxiv-url URL, not both")
-    ingested = run_ingest(engine, ingest_settings(opts), progress=tqdm_progress)
-    click.echo(ingested.line())
-    if why := ingested.nothing_usable():
+    settings = ingest_settings(opts)
+    summary = run_ingest(
+        engine,
+        settings,
+        progress=tqdm_progress,
+        plan_callback=lambda plan: click.echo("\n".join(plan.lines())),
+    )
+    if settings.plan.dry_run:
+        click.echo("dry run: nothing downloaded; rerun without --dry-run to fetch the planned PDFs")
+        return True
+    click.echo(summary.line())
+    if why := summary.nothing_usable():
         raise ReflongError(why)
     parsed = run_parse(
         engine, ParseSettings(workers=opts["workers"], tokenizer=opts["tokenizer"]), progress=tqdm_progress
@@ -207,6 +219,10 @@ def _run_stages(engine, opts: dict) -> None:
     click.echo(
         f"resolve: {resolved.seeds} seeds, {resolved.lists_resolved} lists resolved; edges {edges or 'none'}"
     )
+    agreement = run_index_agreement(engine, window)
+    if agreement is not None:
+        click.echo(agreement.line())
+    return False
 
 
 COMMANDS = [paper]

@@ -37,6 +37,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -649,10 +650,14 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "hang":
             self._hang()
             return
-        if version is None or version.file is None or not version.file.is_file():
+        data = None
+        if version is not None and version.file is not None and version.file.is_file():
+            data = version.file.read_bytes()
+        elif version is not None and owner.pdf_source is not None:
+            data = owner.pdf_source(arxiv_id, version.number)  # a metadata-only world renders on demand
+        if data is None:
             self._send(404, f"no PDF of {name}\n".encode(), "text/plain")
             return
-        data = version.file.read_bytes()
         start = 0
         m = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "").strip())
         if m and fault is None:
@@ -718,6 +723,8 @@ class ArxivServer:
         limits: ApiLimits | None = None,
     ) -> None:
         self.catalog = read_catalog(catalog_dir)
+        # (arxiv_id, version) -> PDF bytes for versions without a file (reflong.demo.on_demand).
+        self.pdf_source: Callable[[str, int], bytes | None] | None = None
         self.limits = limits or ApiLimits()  # Python default: no 3 s rule (the CLI enforces it)
         self.query_cache = QueryCache()
         self._rng = random.Random(self.limits.seed)

@@ -1,0 +1,188 @@
+"""A citation index as a candidate generator: the small interface, and a store-backed cache.
+
+A citation index answers two questions, and only these are used:
+
+* ``papers(arxiv_ids)``: how often is each paper cited (and is it known at all)?
+* ``citers(arxiv_id)``: which papers cite it (with their arXiv id if they are on arXiv, and date)?
+
+Semantic Scholar (``semantic_scholar.S2Index``) is the provider; OpenAlex would fit the same two
+methods (``filter=cites:W...`` paged by cursor; an arXiv id maps to a work through its DOI
+``10.48550/arXiv.<id>``), but it is not built: one provider keeps the request budget simple, and
+the stand-in world serves S2's protocol. ``CachedIndex`` wraps any provider with the store
+(``db/index.py``), so every answer is asked once: a rerun, or a run after a kill, reads the cache.
+
+The index never decides a label (DESIGN.md invariant 6): it decides which PDFs to fetch.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from reflong.db.index import IndexCitation, IndexCitersDone, IndexPaper
+from reflong.db.papers import utcnow
+
+
+@dataclass(frozen=True)
+class IndexedPaper:
+    arxiv_id: str
+    found: bool
+    citation_count: int = 0
+    paper_key: str | None = None
+    title: str | None = None
+    publication_date: str | None = None
+
+
+@dataclass(frozen=True)
+class Citer:
+    key: str  # provider id of the citing paper
+    arxiv_id: str | None  # None: not on arXiv
+    publication_date: str | None = None
+    title: str | None = None
+
+
+@dataclass
+class CitersPage:
+    citers: list[Citer]
+    capped: bool = False  # the provider's paging cap cut the list short
+
+
+class CitationIndex(Protocol):
+    """A provider: batch lookups and paged citers, both polite and retried inside the provider."""
+
+    source: str  # stored with every answer, e.g. "s2"
+    requests: Counter  # requests made, by kind ("batch", "citations")
+    batch_size: int  # ids per lookup request
+    page_size: int  # citers per page
+    max_citers: int  # the provider's paging cap (offset + limit)
+
+    def papers(self, arxiv_ids: list[str]) -> list[IndexedPaper]: ...
+    def citers(self, arxiv_id: str) -> CitersPage: ...
+
+
+def lookup_requests(n_ids: int, batch_size: int) -> int:
+    return -(-n_ids // batch_size) if n_ids else 0
+
+
+def citer_requests(citation_count: int, page_size: int, max_citers: int) -> int:
+    """Pages to list a paper's citers (one page even when it has none: we must ask to know)."""
+    n = min(citation_count, max_citers)
+    return max(1, -(-n // page_size))
+
+
+@dataclass
+class CachedIndex:
+    """A provider behind the store: answers come from ``index_*`` tables when they are there."""
+
+    engine: Engine
+    provider: CitationIndex
+    hits: Counter = field(default_factory=Counter)  # answers read from the cache, by kind
+
+    @property
+    def source(self) -> str:
+        return self.provider.source
+
+    def papers(self, arxiv_ids: Iterable[str]) -> dict[str, IndexedPaper]:
+        """Citation counts of ``arxiv_ids``; only unknown ids are asked, in batches, each committed."""
+        wanted = sorted(set(arxiv_ids))
+        out: dict[str, IndexedPaper] = {}
+        with Session(self.engine) as session:
+            for row in session.exec(select(IndexPaper).where(IndexPaper.source == self.source)).all():
+                if row.arxiv_id in wanted:
+                    out[row.arxiv_id] = IndexedPaper(
+                        row.arxiv_id,
+                        row.found,
+                        row.citation_count,
+                        row.paper_key,
+                        row.title,
+                        row.publication_date,
+                    )
+        self.hits["batch"] += len(out)
+        todo = [a for a in wanted if a not in out]
+        size = self.provider.batch_size
+        for start in range(0, len(todo), size):
+            chunk = todo[start : start + size]
+            answers = {p.arxiv_id: p for p in self.provider.papers(chunk)}
+            with Session(self.engine) as session:
+                for arxiv_id in chunk:
+                    p = answers.get(arxiv_id, IndexedPaper(arxiv_id, False))
+                    session.add(
+                        IndexPaper(
+                            source=self.source,
+                            arxiv_id=arxiv_id,
+                            found=p.found,
+                            paper_key=p.paper_key,
+                            citation_count=p.citation_count,
+                            title=p.title,
+                            publication_date=p.publication_date,
+                        )
+                    )
+                    out[arxiv_id] = p
+                session.commit()
+        return out
+
+    def citers(self, arxiv_id: str) -> list[Citer]:
+        """Every citer the index lists for ``arxiv_id`` (paged once, then read from the store)."""
+        with Session(self.engine) as session:
+            done = session.exec(
+                select(IndexCitersDone).where(
+                    IndexCitersDone.source == self.source, IndexCitersDone.seed_arxiv_id == arxiv_id
+                )
+            ).first()
+            if done is not None:
+                self.hits["citations"] += 1
+                return [
+                    Citer(r.citing_key, r.citing_arxiv_id, r.publication_date, r.title)
+                    for r in session.exec(
+                        select(IndexCitation)
+                        .where(IndexCitation.source == self.source, IndexCitation.seed_arxiv_id == arxiv_id)
+                        .order_by(IndexCitation.citing_key)
+                    ).all()
+                ]
+        page = self.provider.citers(arxiv_id)
+        unique = {c.key: c for c in page.citers}
+        with Session(self.engine) as session:
+            # A page list interrupted by a kill left nothing behind (one transaction per seed).
+            for old in session.exec(
+                select(IndexCitation).where(
+                    IndexCitation.source == self.source, IndexCitation.seed_arxiv_id == arxiv_id
+                )
+            ).all():
+                session.delete(old)
+            session.flush()
+            for c in unique.values():
+                session.add(
+                    IndexCitation(
+                        source=self.source,
+                        seed_arxiv_id=arxiv_id,
+                        citing_key=c.key,
+                        citing_arxiv_id=c.arxiv_id,
+                        publication_date=c.publication_date,
+                        title=c.title,
+                    )
+                )
+            session.add(
+                IndexCitersDone(
+                    source=self.source,
+                    seed_arxiv_id=arxiv_id,
+                    n_citers=len(unique),
+                    capped=page.capped,
+                    fetched_at=utcnow(),
+                )
+            )
+            session.commit()
+        return sorted(unique.values(), key=lambda c: c.key)
+
+    def cached_citers(self, arxiv_ids: Iterable[str]) -> set[str]:
+        """Which of ``arxiv_ids`` already have their citers in the store (no request needed)."""
+        wanted = set(arxiv_ids)
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(IndexCitersDone.seed_arxiv_id).where(IndexCitersDone.source == self.source)
+            ).all()
+        return wanted & set(rows)

@@ -1,0 +1,342 @@
+"""The PDF plan of a build: which papers to fetch, and what that costs, before any download.
+
+With a citation index (``--citation-index s2``, or ``auto`` when ``S2_API_KEY`` or ``--s2-url`` is
+set): seed-window papers are looked up in batches for their citation counts; keys are tried
+across citation bands (``selection.key_order``) and each key's citers are paged until ``--keys``
+keys have at least two arXiv citers inside the pool window; up to ``--citers-per-key`` of those
+(a seeded sample) are fetched per key. Then ``--controls`` pool papers the index links to none of
+the keys (they measure false positives and feed hard negatives) and ``--distractors`` papers of
+the distractor window (at their pinned, pre-seed version). ``--max-pdfs`` caps the sum.
+
+Without an index (``none``, ``auto`` without a key or URL, or the index host unreachable at the
+first request, which is logged): a seeded sample of the pool window stratified by month and
+primary category, up to the budget left after the distractors.
+
+Every answer of the index is cached in the store, so the plan of a rerun asks nothing again, and
+the plan (keys, picks by role) is stored per window for reports and audits.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, delete
+
+from reflong.db.index import IndexKey, PlanPick
+from reflong.ingest.citation_index import CachedIndex, citer_requests, lookup_requests
+from reflong.ingest.records import PaperMeta
+from reflong.ingest.selection import (
+    MIN_CITATIONS,
+    key_order,
+    scale_to_budget,
+    seeded_sample,
+    stratified_sample,
+)
+from reflong.ingest.semantic_scholar import API_KEY_ENV, DEFAULT_S2_URL, IndexUnreachable, S2Index
+from reflong.ingest.windows import DISTRACTOR, POOL, SEED
+
+log = logging.getLogger(__name__)
+
+# Mean size of the 55 real arXiv PDFs in ../shared/corpus (1.67 MB): the GB estimate's assumption.
+MEAN_PDF_MB = 1.7
+KEY_TRIES = 3  # page at most this many candidates per wanted key (keys without pool citers are skipped)
+ROLES = ("citer", "control", "distractor", "sample")
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    citation_index: str = "auto"  # auto | s2 | none
+    s2_url: str | None = None  # None: api.semanticscholar.org
+    index_delay: float | None = None  # None: the index's published rate (1 s with a key, 3 s without)
+    keys: int = 60
+    citers_per_key: int = 30
+    distractors: int = 600
+    controls: int = 200
+    max_pdfs: int | None = 3000
+    seed: int = 0
+    dry_run: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "citation_index": self.citation_index,
+            "keys": self.keys,
+            "citers_per_key": self.citers_per_key,
+            "distractors": self.distractors,
+            "controls": self.controls,
+            "max_pdfs": self.max_pdfs,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class Pick:
+    role: str  # citer | control | distractor | sample
+    meta: PaperMeta
+    seed_arxiv_id: str | None = None
+
+
+@dataclass
+class Plan:
+    window: str
+    index: str  # "s2 at URL (key|shared pool, N s/request)" or "none (why)"
+    picks: list[Pick] = field(default_factory=list)
+    keys: list[tuple[str, int, str, int]] = field(default_factory=list)  # id, count, band, citers in pool
+    metadata_requests: int = 0
+    metadata_papers: dict[str, int] = field(default_factory=dict)
+    index_requests: Counter = field(default_factory=Counter)  # made by this run, by kind
+    index_cached: Counter = field(default_factory=Counter)  # answered from the store, by kind
+    index_estimate: int = 0  # requests estimated before paging citers
+    cached_pdfs: int = 0  # picks already in the PDF cache
+    arxiv_delay: float = 3.0
+    index_delay: float = 0.0
+    free_gb: float = 0.0
+    max_pdfs: int | None = None
+
+    def by_role(self) -> dict[str, int]:
+        counts = Counter(p.role for p in self.picks)
+        return {r: counts[r] for r in ROLES if counts[r]}
+
+    @property
+    def to_fetch(self) -> int:
+        return len(self.picks) - self.cached_pdfs
+
+    def estimate_gb(self) -> float:
+        return self.to_fetch * MEAN_PDF_MB / 1000
+
+    def estimate_hours(self) -> float:
+        """PDFs still to fetch at the arXiv gap, plus index requests at the index gap."""
+        index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
+        return (self.to_fetch * self.arxiv_delay + index * self.index_delay) / 3600
+
+    def hours_at_rules(self) -> float:
+        """The same work at arXiv's 3 s rule and the index's published gap (1 s with a key)."""
+        index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
+        gap = 0.0 if self.index.startswith("none") else max(self.index_delay, 1.0)
+        return (self.to_fetch * 3.0 + index * gap) / 3600
+
+    def lines(self) -> list[str]:
+        roles = " + ".join(f"{n} {r}s" for r, n in self.by_role().items()) or "none"
+        cap = f" (cap --max-pdfs {self.max_pdfs})" if self.max_pdfs else ""
+        meta = ", ".join(f"{r} {n}" for r, n in self.metadata_papers.items())
+        made = sum(self.index_requests.values())
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.index_requests.items())) or "none"
+        cached = sum(self.index_cached.values())
+        bands = Counter(b for _, _, b, _ in self.keys)
+        band_text = ", ".join(
+            f"{b}: {n}" for b, n in sorted(bands.items(), key=lambda kv: int(kv[0].split("-")[0]))
+        )
+        out = [
+            f"plan for window {self.window}; citation index: {self.index}",
+            f"  metadata: {self.metadata_requests} requests ({meta})",
+        ]
+        if not self.index.startswith("none"):
+            out.append(
+                f"  index: {made} requests ({kinds}), estimated {self.index_estimate}; "
+                f"{cached} answers from the store"
+            )
+        if self.keys:
+            out.append(f"  keys: {len(self.keys)} (by citation band {band_text})")
+        out += [
+            f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
+            f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
+            f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
+            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
+            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else ""),
+            f"  free disk at the PDF cache: {self.free_gb:.1f} GB",
+        ]
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "window": self.window,
+            "index": self.index,
+            "keys": len(self.keys),
+            "pdfs": self.by_role(),
+            "pdfs_total": len(self.picks),
+            "pdfs_cached": self.cached_pdfs,
+            "metadata_requests": self.metadata_requests,
+            "index_requests": dict(self.index_requests),
+            "index_estimate": self.index_estimate,
+            "estimate_gb": round(self.estimate_gb(), 3),
+            "estimate_hours": round(self.estimate_hours(), 3),
+            "hours_at_rules": round(self.hours_at_rules(), 3),
+            "free_gb": round(self.free_gb, 1),
+        }
+
+
+def open_index(
+    engine: Engine, settings: PlanSettings, timeout: float, retries: int
+) -> tuple[CachedIndex | None, str]:
+    """The index this plan uses (or None) and a description saying which and why."""
+    from reflong.ingest.netpolicy import NetPolicy
+
+    choice = settings.citation_index
+    key = os.environ.get(API_KEY_ENV) or None
+    if choice == "none":
+        return None, "none (--citation-index none)"
+    if choice == "auto" and not key and not settings.s2_url:
+        return None, f"none (no {API_KEY_ENV} and no --s2-url; --citation-index s2 uses the shared pool)"
+    url = settings.s2_url or DEFAULT_S2_URL
+    provider = S2Index(url, key, delay=settings.index_delay)
+    provider.policy = NetPolicy(delay=provider.delay, timeout=timeout, retries=retries)
+    who = "key" if key else "shared pool, no key"
+    return CachedIndex(engine, provider), f"s2 at {url} ({who}, {provider.delay:g} s/request)"
+
+
+def _month_and_category(meta: PaperMeta) -> str:
+    return f"{(meta.first_published or '')[:7]}|{meta.primary_category or ''}"
+
+
+def _vid(meta: PaperMeta) -> str:
+    return meta.arxiv_id
+
+
+def make_plan(
+    engine: Engine,
+    window: str,
+    chosen: list[tuple[str | None, PaperMeta]],
+    settings: PlanSettings,
+    cache_dir: Path,
+    arxiv_delay: float,
+    timeout: float = 30.0,
+    retries: int = 3,
+    is_cached=lambda meta: False,
+) -> Plan:
+    """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here."""
+    by_role: dict[str, list[PaperMeta]] = {SEED: [], POOL: [], DISTRACTOR: []}
+    for role, meta in chosen:
+        if role in by_role:
+            by_role[role].append(meta)
+    index, described = open_index(engine, settings, timeout, retries)
+    plan = Plan(window, described, arxiv_delay=arxiv_delay, max_pdfs=settings.max_pdfs)
+    plan.metadata_papers = {r: len(m) for r, m in by_role.items()}
+    seed = settings.seed
+    distractors = seeded_sample(by_role[DISTRACTOR], settings.distractors, seed, "distractors", key=_vid)
+
+    citer_picks: dict[str, list[str]] = {}
+    controls: list[PaperMeta] = []
+    samples: list[PaperMeta] = []
+    if index is not None:
+        try:
+            plan.index_delay = index.provider.delay
+            citer_picks, controls = _index_plan(index, by_role, settings, plan)
+        except IndexUnreachable as exc:
+            if sum(index.provider.requests.values()) > 1 or plan.keys:
+                raise
+            log.warning("%s; planning without an index", exc)
+            plan.index = f"none (index unreachable: {str(exc).split('(')[-1].split(')')[0]})"
+            plan.index_delay = 0.0
+            index = None
+        if index is not None:
+            plan.index_requests = Counter(index.provider.requests)
+            plan.index_cached = Counter(index.hits)
+    pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
+    if index is None:
+        # The distractors asked for first (they are few), the pool sample fills the budget left.
+        budget = settings.max_pdfs if settings.max_pdfs is not None else len(distractors) + len(by_role[POOL])
+        n_distractors = min(len(distractors), budget)
+        wanted = {"distractor": n_distractors, "sample": min(len(by_role[POOL]), budget - n_distractors)}
+        distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
+        samples = stratified_sample(by_role[POOL], wanted["sample"], seed, _month_and_category, _vid)
+        plan.picks = [Pick("sample", m) for m in samples] + [Pick("distractor", m) for m in distractors]
+    else:
+        citers = sorted({a for ids in citer_picks.values() for a in ids})
+        wanted = scale_to_budget(
+            {"citer": len(citers), "control": len(controls), "distractor": len(distractors)},
+            settings.max_pdfs,
+        )
+        if wanted["citer"] < len(citers):
+            citer_picks = _shrink_citers(citer_picks, wanted["citer"], seed)
+        first_key = {}
+        for key_id in sorted(citer_picks):
+            for a in citer_picks[key_id]:
+                first_key.setdefault(a, key_id)
+        controls = seeded_sample(controls, wanted["control"], seed, "controls-cap", key=_vid)
+        distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
+        plan.picks = (
+            [Pick("citer", pool_by_id[a], first_key[a]) for a in sorted(first_key)]
+            + [Pick("control", m) for m in controls]
+            + [Pick("distractor", m) for m in distractors]
+        )
+    plan.cached_pdfs = sum(1 for p in plan.picks if is_cached(p.meta))
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    plan.free_gb = shutil.disk_usage(cache_dir).free / 1e9
+    _store(engine, plan)
+    return plan
+
+
+def _index_plan(
+    index: CachedIndex, by_role: dict[str, list[PaperMeta]], settings: PlanSettings, plan: Plan
+) -> tuple[dict[str, list[str]], list[PaperMeta]]:
+    seed = settings.seed
+    seed_ids = sorted(m.arxiv_id for m in by_role[SEED])
+    pool_ids = {m.arxiv_id for m in by_role[POOL]}
+    counts = {a: p.citation_count for a, p in index.papers(seed_ids).items() if p.found}
+    order = key_order(counts, seed)
+    done = index.cached_citers(a for a, _ in order[: settings.keys])
+    provider = index.provider
+    uncached = len(seed_ids) - index.hits["batch"]
+    plan.index_estimate = lookup_requests(uncached, provider.batch_size) + sum(
+        citer_requests(counts[a], provider.page_size, provider.max_citers)
+        for a, _ in order[: settings.keys]
+        if a not in done
+    )
+    log.info("index plan: %d seed papers cited at least %d times", len(order), MIN_CITATIONS)
+    citer_picks: dict[str, list[str]] = {}
+    linked: set[str] = set()
+    for arxiv_id, band in order[: settings.keys * KEY_TRIES]:
+        if len(citer_picks) >= settings.keys:
+            break
+        citers = index.citers(arxiv_id)
+        in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
+        if len(in_pool) < MIN_CITATIONS:
+            continue
+        linked.update(in_pool)
+        citer_picks[arxiv_id] = seeded_sample(in_pool, settings.citers_per_key, seed, f"citers:{arxiv_id}")
+        plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
+    unlinked = [m for m in by_role[POOL] if m.arxiv_id not in linked]
+    controls = seeded_sample(unlinked, settings.controls, seed, "controls", key=_vid)
+    return citer_picks, controls
+
+
+def _shrink_citers(picks: dict[str, list[str]], budget: int, seed: int) -> dict[str, list[str]]:
+    """Lower the per-key cap until the union of citers fits ``budget`` (every key keeps >= 2)."""
+    cap = max((len(v) for v in picks.values()), default=0)
+    while cap > MIN_CITATIONS:
+        cap -= 1
+        shrunk = {k: seeded_sample(v, cap, seed, f"citers-cap:{k}") for k, v in picks.items()}
+        if len({a for v in shrunk.values() for a in v}) <= budget:
+            return shrunk
+    return {k: seeded_sample(v, MIN_CITATIONS, seed, f"citers-cap:{k}") for k, v in picks.items()}
+
+
+def _store(engine: Engine, plan: Plan) -> None:
+    with Session(engine) as session:
+        session.exec(delete(IndexKey).where(IndexKey.window == plan.window))
+        session.exec(delete(PlanPick).where(PlanPick.window == plan.window))
+        for arxiv_id, count, band, in_pool in plan.keys:
+            session.add(
+                IndexKey(
+                    window=plan.window,
+                    arxiv_id=arxiv_id,
+                    citation_count=count,
+                    band=band,
+                    citers_in_pool=in_pool,
+                )
+            )
+        for pick in plan.picks:
+            session.add(
+                PlanPick(
+                    window=plan.window,
+                    arxiv_id=pick.meta.arxiv_id,
+                    role=pick.role,
+                    seed_arxiv_id=pick.seed_arxiv_id,
+                )
+            )
+        session.commit()

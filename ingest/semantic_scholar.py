@@ -1,0 +1,214 @@
+"""The Semantic Scholar Graph API as a citation index (plain HTTP through our own session).
+
+Endpoints used (https://api.semanticscholar.org/api-docs/graph):
+
+* ``POST /graph/v1/paper/batch?fields=...`` with ``{"ids": ["ARXIV:2403.01234", ...]}``: at most 500
+  ids per call; the answer is a list in the order asked, ``null`` for ids the graph does not know.
+* ``GET /graph/v1/paper/{id}/citations?fields=...&offset=&limit=``: the citing papers, ``limit`` at
+  most 1000, and only the first 10,000 citations are reachable (``offset + limit`` must stay under
+  10,000); the answer has ``next`` while more remain.
+
+Limits (https://www.semanticscholar.org/product/api, summarised at
+https://apis.io/rate-limits/semantic-scholar/semantic-scholar-rate-limits/): without a key every
+caller shares one pool (historically 100 requests per 5 minutes per IP, and 429s when the pool is
+busy); a key (header ``x-api-key``) gives a dedicated 1 request per second across all endpoints.
+Hence the gate: 1.1 s with a key (1 s plus a margin: two requests whose starts are 1 s apart can
+arrive less than 1 s apart, and a strict limiter answers 429), 3 s without, every 429 retried after ``Retry-After`` (or our
+exponential backoff, whichever is longer).
+
+Why not the ``semanticscholar`` PyPI client: it brings its own retry loop (tenacity) and its own
+HTTP client, so it would not share our politeness gate, our backoff with ``Retry-After``, our
+request counters or our one-line errors, and its paging hides the request count the plan
+estimates. Two endpoints with JSON bodies are little code over ``requests``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections import Counter
+from urllib.parse import quote, urlsplit
+
+import requests
+
+from reflong.errors import NetworkError, ReflongError
+from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper
+from reflong.ingest.netpolicy import (
+    NetPolicy,
+    Politeness,
+    connection_reason,
+    make_session,
+    retry_after_seconds,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_S2_URL = "https://api.semanticscholar.org"
+API_KEY_ENV = "S2_API_KEY"
+BATCH_SIZE = 500  # ids per POST /paper/batch
+PAGE_SIZE = 1000  # citers per GET /paper/{id}/citations
+MAX_CITERS = 10_000  # offset + limit must stay below this
+KEYED_DELAY = 1.1  # seconds: 1 request per second with a key, 10% margin for arrival jitter
+SHARED_DELAY = 3.0  # seconds: the unauthenticated shared pool (100 per 5 minutes)
+PAPER_FIELDS = "citationCount,externalIds,publicationDate,title"
+CITER_FIELDS = "externalIds,publicationDate,title"
+RETRY_STATUS = {429, 500, 502, 503, 504}
+
+
+class IndexUnreachable(NetworkError):
+    """The index host could not be reached at all (the plan may go on without an index)."""
+
+
+def published_delay(api_key: str | None) -> float:
+    return KEYED_DELAY if api_key else SHARED_DELAY
+
+
+def arxiv_of(external_ids: dict | None) -> str | None:
+    """The arXiv id in S2's ``externalIds`` (``{"ArXiv": "2403.01234", ...}``), without a version."""
+    value = (external_ids or {}).get("ArXiv")
+    if not value:
+        return None
+    return re.sub(r"v\d+$", "", str(value).strip())
+
+
+class S2Index:
+    """Semantic Scholar's batch lookup and citation paging, polite, retried and counted."""
+
+    source = "s2"
+    batch_size = BATCH_SIZE
+    page_size = PAGE_SIZE
+    max_citers = MAX_CITERS
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_S2_URL,
+        api_key: str | None = None,
+        policy: NetPolicy | None = None,
+        delay: float | None = None,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key if api_key is not None else (os.environ.get(API_KEY_ENV) or None)
+        self.delay = published_delay(self.api_key) if delay is None else delay
+        self.policy = policy or NetPolicy(delay=self.delay)
+        self.politeness = Politeness(self.delay)  # one gate for this host
+        self.session = session or make_session()
+        if self.api_key:
+            self.session.headers["x-api-key"] = self.api_key
+        self.requests: Counter = Counter()
+        self.retries = 0
+
+    # -- the two questions ----------------------------------------------------------------
+    def papers(self, arxiv_ids: list[str]) -> list[IndexedPaper]:
+        if len(arxiv_ids) > BATCH_SIZE:
+            raise ValueError(f"at most {BATCH_SIZE} ids per batch")
+        body = {"ids": [f"ARXIV:{a}" for a in arxiv_ids]}
+        answer = self._call("batch", "POST", "/graph/v1/paper/batch", {"fields": PAPER_FIELDS}, body)
+        if not isinstance(answer, list) or len(answer) != len(arxiv_ids):
+            raise NetworkError(f"the index at {self._host} answered a batch of {len(arxiv_ids)} ids oddly")
+        out = []
+        for arxiv_id, item in zip(arxiv_ids, answer, strict=True):
+            if not item:
+                out.append(IndexedPaper(arxiv_id, False))
+                continue
+            out.append(
+                IndexedPaper(
+                    arxiv_id,
+                    True,
+                    int(item.get("citationCount") or 0),
+                    item.get("paperId"),
+                    item.get("title"),
+                    item.get("publicationDate"),
+                )
+            )
+        return out
+
+    def citers(self, arxiv_id: str) -> CitersPage:
+        citers: list[Citer] = []
+        offset, capped = 0, False
+        path = f"/graph/v1/paper/{quote('ARXIV:' + arxiv_id, safe=':')}/citations"
+        while True:
+            limit = min(self.page_size, MAX_CITERS - 1 - offset)
+            answer = self._call(
+                "citations", "GET", path, {"fields": CITER_FIELDS, "offset": offset, "limit": limit}
+            )
+            if answer is None:  # 404: the index does not know the paper
+                return CitersPage([])
+            for row in answer.get("data") or []:
+                paper = row.get("citingPaper") or {}
+                key = paper.get("paperId")
+                if not key:
+                    continue
+                citers.append(
+                    Citer(
+                        key,
+                        arxiv_of(paper.get("externalIds")),
+                        paper.get("publicationDate"),
+                        paper.get("title"),
+                    )
+                )
+            nxt = answer.get("next")
+            if nxt is None:
+                return CitersPage(citers, capped)
+            offset = int(nxt)
+            if offset + 1 >= MAX_CITERS:
+                return CitersPage(citers, True)
+
+    # -- one request, polite and retried -----------------------------------------------------
+    @property
+    def _host(self) -> str:
+        return urlsplit(self.base_url).netloc or self.base_url
+
+    def _call(self, kind: str, method: str, path: str, params: dict, body: dict | None = None):
+        url = self.base_url + path
+        attempt, connect_failures = 0, 0
+        while True:
+            problem, retry_after = None, None
+            self.politeness.wait()
+            self.requests[kind] += 1
+            try:
+                resp = self.session.request(
+                    method, url, params=params, json=body, timeout=self.policy.timeouts
+                )
+            except requests.ReadTimeout:
+                problem = f"no answer within {self.policy.timeout:g} s"
+            except requests.ConnectionError as exc:
+                connect_failures += 1
+                if connect_failures > self.policy.connect_retries:
+                    raise IndexUnreachable(
+                        f"cannot reach the citation index at {self._host} ({connection_reason(exc)}); "
+                        "check the network, or use --citation-index none"
+                    ) from None
+                problem = f"connection failed ({connection_reason(exc)})"
+            else:
+                if resp.status_code == 200:
+                    return resp.json()
+                if resp.status_code == 404 and kind == "citations":
+                    return None
+                if resp.status_code in (401, 403):
+                    raise ReflongError(
+                        f"the citation index at {self._host} refused the request (HTTP {resp.status_code}); "
+                        f"check {API_KEY_ENV}, or unset it to use the shared pool"
+                    )
+                if resp.status_code not in RETRY_STATUS:
+                    raise NetworkError(
+                        f"the citation index at {self._host} answered HTTP {resp.status_code} to {method} "
+                        f"{path}: {resp.text[:200]}"
+                    )
+                problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
+            attempt += 1
+            if attempt > self.policy.retries:
+                if problem.startswith("connection failed"):
+                    raise IndexUnreachable(
+                        f"cannot reach the citation index at {self._host} ({problem}); "
+                        "check the network, or use --citation-index none"
+                    )
+                raise NetworkError(
+                    f"the citation index at {self._host} kept failing ({problem}) after {attempt} tries; "
+                    "try again later (answers so far are kept) or set S2_API_KEY"
+                )
+            wait = self.policy.backoff_for(attempt, retry_after)
+            log.info("index request failed (%s); retry %d in %.1f s", problem, attempt, wait)
+            self.retries += 1
+            self.politeness.sleep(wait)

@@ -1,0 +1,121 @@
+"""PDFs rendered on request for a metadata-only catalog, from the world's citation truth.
+
+The 2024-sized catalog (``synth-catalog``) has ~90,000 papers and no PDFs; rendering them all
+would take hours and tens of GB, while a build fetches a few thousand. So the arXiv stand-in asks
+``OnDemandPdfs(arxiv_id, version)`` for a version the catalog has no file of, and gets a two-column
+PDF rendered by the demo's renderer (``document.compose`` + ``render.render_pdf``):
+
+* its bibliography holds the seed-window papers the truth (``citations.jsonl``) says it cites,
+  printed in the demo's entry forms (arXiv id, DOI, title only, author-year or numbered), plus
+  older works outside the catalog (dated 2015-2022, so none can be mistaken for a seed by date);
+* a version dated before the seed window cites no seed (papers cannot cite the future), so a
+  distractor read at its pinned version is date-safe, as in the real world;
+* the length comes from ``length_model(arxiv_id) -> target tokens`` (default: the demo's ~3.5K),
+  the hook where a realistic length distribution plugs in.
+
+Bytes depend only on (catalog, truth, seed, paper, version): a rerun gets the same PDF.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+from reflong.demo import text
+from reflong.demo.document import compose
+from reflong.demo.references import bibliography
+from reflong.demo.render import render_pdf
+from reflong.demo.world import Paper, Version, Work
+from reflong.ingest.local_source import Catalog
+
+DEFAULT_TOKENS = 3500
+
+
+def _day(value: str | None) -> date:
+    return date.fromisoformat(value[:10]) if value else date(2024, 1, 1)
+
+
+class OnDemandPdfs:
+    """``pdfs(arxiv_id, number) -> bytes | None`` for any catalog paper version (None: unknown)."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        truth_file: Path | str,
+        seed: int = 0,
+        length_model: Callable[[str], int] | None = None,
+        cache_size: int = 64,
+    ) -> None:
+        import json
+
+        self.catalog = catalog
+        self.seed = seed
+        self.length_model = length_model or (lambda _id: DEFAULT_TOKENS)
+        self.cites: dict[str, list[str]] = defaultdict(list)
+        for line in Path(truth_file).read_text(encoding="utf-8").splitlines():
+            if line:
+                rec = json.loads(line)
+                self.cites[rec["citing"]].append(rec["cited"])
+        self._cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._size = cache_size
+        self.rendered = 0
+
+    def _work(self, arxiv_id: str) -> Work:
+        p = self.catalog.papers[arxiv_id]
+        authors = list(p.authors) or ["A. Author"]
+        return Work(arxiv_id, p.title, authors, _day(p.first_published), arxiv_id, p.doi, "arXiv preprint")
+
+    def _fillers(self, arxiv_id: str) -> list[Work]:
+        rng = random.Random(f"on-demand:{self.seed}:{arxiv_id}:fillers")
+        out = []
+        for i in range(rng.randint(15, 35)):
+            year = rng.randint(2015, 2022)
+            authors = [text.person(rng) for _ in range(rng.randint(1, 4))]
+            venue = rng.choice(text.VENUES)
+            out.append(
+                Work(
+                    f"ext-{arxiv_id}-{i}", text.plain_title(rng), authors, date(year, 6, 1), None, None, venue
+                )
+            )
+        return out
+
+    def __call__(self, arxiv_id: str, number: int) -> bytes | None:
+        slot = (arxiv_id, number)
+        if slot in self._cache:
+            self._cache.move_to_end(slot)
+            return self._cache[slot]
+        paper = self.catalog.papers.get(arxiv_id)
+        version = self.catalog.version(arxiv_id, number) if paper else None
+        if paper is None or version is None:
+            return None
+        vdate = _day(version.date or paper.first_published)
+        cited = [
+            self._work(s)
+            for s in sorted(set(self.cites.get(arxiv_id, ())))
+            if s in self.catalog.papers and _day(self.catalog.papers[s].first_published) <= vdate
+        ]
+        works = cited + self._fillers(arxiv_id)
+        rng = random.Random(f"on-demand:{self.seed}:{arxiv_id}")
+        style = "numbered" if rng.random() < 0.6 else "author-year"
+        categories = list(paper.categories) or [paper.primary_category or "cs.CL"]
+        vname = f"v{version.number or 1}"
+        demo_paper = Paper(
+            work=self._work(arxiv_id),
+            role="citing",
+            categories=categories,
+            style=style,
+            target_tokens=self.length_model(arxiv_id),
+            abstract=text.paragraph(rng, text.topic(rng), rng.randint(4, 6)),
+            versions=[Version(vname, vdate, [w.key for w in works])],
+        )
+        by_key = {w.key: w for w in works} | {demo_paper.work.key: demo_paper.work}
+        entries = bibliography(works, style, f"on-demand:{self.seed}:{arxiv_id}:bib")
+        data = render_pdf(compose(demo_paper, demo_paper.versions[0], entries, by_key, self.seed), style)
+        self.rendered += 1
+        self._cache[slot] = data
+        if len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return data

@@ -1,0 +1,305 @@
+"""A local server that speaks the Semantic Scholar Graph API protocol, serving a world's index view.
+
+It answers what ``ingest/semantic_scholar.py`` asks of api.semanticscholar.org, on 127.0.0.1, from
+a catalog folder (every paper in it is known by ``ARXIV:<id>``) and an index file
+(``s2_index.jsonl`` from ``reflong.demo.citation_graph``: who cites whom, as the index sees it):
+
+- ``POST /graph/v1/paper/batch?fields=...`` with ``{"ids": [...]}``: a list in the order asked,
+  ``null`` for unknown ids; more than 500 ids, a body without ``ids``, an id of no known form
+  (``ARXIV:``, ``DOI:``, ``CorpusId:``, a 40-hex paperId) or an unsupported field: HTTP 400,
+  as https://api.semanticscholar.org/api-docs/graph documents;
+- ``GET /graph/v1/paper/{id}/citations?fields=&offset=&limit=``: ``{"offset", "next"?, "data":
+  [{"citingPaper": {...}}]}``; ``limit`` above 1000 or ``offset + limit`` of 10,000 or more: 400;
+  an unknown paper: 404;
+- rate limits: requests without ``x-api-key`` share one pool (``shared_limit`` requests per
+  ``shared_window`` seconds, default 100 per 300 s, S2's historical unauthenticated limit), a key
+  gets 1 request per second; over the limit: 429 with ``Retry-After`` (seconds until a slot frees);
+  an unknown key (when ``api_keys`` is given): 403;
+- ``GET /_stats``: requests by kind and status (the request counter; not part of S2's protocol).
+
+Run it:  python -m reflong.servers.s2_server --catalog DIR [--index DIR/s2_index.jsonl] --port 8766
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import threading
+import time
+from collections import Counter, defaultdict, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from reflong.demo.citation_graph import INDEX_FILE, paper_id
+from reflong.ingest.local_source import read_catalog
+
+MAX_BATCH = 500
+MAX_LIMIT = 1000
+MAX_REACH = 10_000
+PAPER_FIELDS = {"paperId", "title", "citationCount", "externalIds", "publicationDate", "year", "url"}
+_ID_RE = re.compile(r"^(?:ARXIV:\S+|DOI:\S+|CorpusId:\d+|[0-9a-f]{40})$")
+
+
+class _World:
+    def __init__(self, catalog_dir: Path, index_file: Path) -> None:
+        catalog = read_catalog(catalog_dir)
+        self.papers = {
+            a: {"title": p.title, "date": p.first_published} for a, p in sorted(catalog.papers.items())
+        }
+        self.by_key = {paper_id(a): a for a in self.papers}
+        self.citers: dict[str, list[dict]] = defaultdict(list)
+        for line in index_file.read_text(encoding="utf-8").splitlines():
+            if line:
+                row = json.loads(line)
+                self.citers[row["cited"]].append(row)
+        for rows in self.citers.values():
+            rows.sort(key=lambda r: r["citing_key"])
+
+    def resolve(self, ident: str) -> str | None:
+        """The arXiv id an S2 id names (ARXIV:... or a paperId), None when unknown."""
+        if ident.startswith("ARXIV:"):
+            arxiv_id = re.sub(r"v\d+$", "", ident[6:])
+            return arxiv_id if arxiv_id in self.papers else None
+        return self.by_key.get(ident)
+
+    def paper(self, arxiv_id: str, fields: set[str]) -> dict:
+        info = self.papers[arxiv_id]
+        full = {
+            "paperId": paper_id(arxiv_id),
+            "title": info["title"],
+            "citationCount": len(self.citers.get(arxiv_id, [])),
+            "externalIds": {"ArXiv": arxiv_id},
+            "publicationDate": info["date"],
+            "year": int(info["date"][:4]) if info["date"] else None,
+            "url": f"https://www.semanticscholar.org/paper/{paper_id(arxiv_id)}",
+        }
+        return {k: v for k, v in full.items() if k == "paperId" or k in fields}
+
+
+class _Limiter:
+    """Sliding-window limits: one shared pool without a key, 1 request/second per key."""
+
+    def __init__(self, shared_limit: int, shared_window: float, keyed_per_second: float) -> None:
+        self.shared = (shared_limit, shared_window)
+        self.keyed = keyed_per_second
+        self.times: dict[str, deque] = defaultdict(deque)
+        self.lock = threading.Lock()
+
+    def check(self, key: str | None) -> float | None:
+        """None when allowed (and counted), else seconds until a slot frees."""
+        limit, window = self.shared if key is None else (1, 1.0 / self.keyed)
+        now = time.monotonic()
+        with self.lock:
+            q = self.times[key or ""]
+            while q and now - q[0] >= window:
+                q.popleft()
+            if len(q) >= limit:
+                return max(0.0, window - (now - q[0]))
+            q.append(now)
+            return None
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    owner: S2Server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HTTPServer
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, payload, headers: dict | None = None) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+        self.server.owner.counts[f"status:{status}"] += 1
+
+    def _gate(self, kind: str) -> bool:
+        owner = self.server.owner
+        owner.counts[kind] += 1
+        key = self.headers.get("x-api-key")
+        if key is not None and owner.api_keys is not None and key not in owner.api_keys:
+            self._send(403, {"message": "Forbidden"})
+            return False
+        wait = owner.limiter.check(key)
+        if wait is not None:
+            self._send(
+                429,
+                {
+                    "message": "Too Many Requests. Please wait and try again or apply for a key for higher rate limits."
+                },
+                {"Retry-After": str(max(1, int(wait + 0.999)))},
+            )
+            return False
+        return True
+
+    def _fields(self, query: dict) -> set[str] | None:
+        fields = {f for f in (query.get("fields", [""])[0]).split(",") if f}
+        bad = sorted(fields - PAPER_FIELDS)
+        if bad:
+            self._send(400, {"error": f"Unrecognized or unsupported fields: {bad}"})
+            return None
+        return fields
+
+    def do_POST(self) -> None:
+        parts = urlsplit(self.path)
+        if parts.path != "/graph/v1/paper/batch":
+            self._send(404, {"error": "Not found"})
+            return
+        if not self._gate("batch"):
+            return
+        fields = self._fields(parse_qs(parts.query))
+        if fields is None:
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            ids = json.loads(self.rfile.read(length) or b"{}").get("ids")
+        except (ValueError, AttributeError):
+            ids = None
+        if not isinstance(ids, list):
+            self._send(400, {"error": 'Body must be a JSON object with a list "ids"'})
+            return
+        if len(ids) > MAX_BATCH:
+            self._send(400, {"error": f"Cannot process more than {MAX_BATCH} ids"})
+            return
+        bad = [i for i in ids if not isinstance(i, str) or not _ID_RE.match(i)]
+        if bad:
+            self._send(400, {"error": f"Unacceptable id(s): {bad[:5]}"})
+            return
+        world = self.server.owner.world
+        out = []
+        for ident in ids:
+            arxiv_id = world.resolve(ident)
+            out.append(world.paper(arxiv_id, fields) if arxiv_id else None)
+        self._send(200, out)
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        owner = self.server.owner
+        if parts.path == "/_stats":
+            self._send(200, dict(owner.counts))
+            return
+        m = re.fullmatch(r"/graph/v1/paper/([^/]+)/citations", parts.path)
+        if not m:
+            self._send(404, {"error": "Not found"})
+            return
+        if not self._gate("citations"):
+            return
+        query = parse_qs(parts.query)
+        try:
+            offset = int(query.get("offset", ["0"])[0])
+            limit = int(query.get("limit", ["100"])[0])
+        except ValueError:
+            self._send(400, {"error": "offset and limit must be integers"})
+            return
+        if limit > MAX_LIMIT or limit < 1 or offset < 0:
+            self._send(400, {"error": f"Limit must be between 1 and {MAX_LIMIT}"})
+            return
+        if offset + limit >= MAX_REACH:
+            self._send(400, {"error": f"offset + limit must be < {MAX_REACH}"})
+            return
+        requested = {f for f in (query.get("fields", [""])[0]).split(",") if f}
+        arxiv_id = owner.world.resolve(unquote(m.group(1)))
+        if arxiv_id is None:
+            self._send(404, {"error": "Paper not found"})
+            return
+        rows = owner.world.citers.get(arxiv_id, [])
+        page = rows[offset : offset + limit]
+        data = []
+        for row in page:
+            citing = {"paperId": row["citing_key"]}
+            if "title" in requested:
+                citing["title"] = row["title"]
+            if "publicationDate" in requested:
+                citing["publicationDate"] = row["date"]
+            if "externalIds" in requested:
+                citing["externalIds"] = (
+                    {"ArXiv": row["citing_arxiv"]}
+                    if row["citing_arxiv"]
+                    else {"DOI": f"10.9999/{row['citing_key'][:12]}"}
+                )
+            data.append({"citingPaper": citing})
+        payload = {"offset": offset, "data": data}
+        if offset + limit < len(rows):
+            payload["next"] = offset + limit
+        self._send(200, payload)
+
+
+class S2Server:
+    """The server in a background thread: ``with S2Server(catalog_dir) as srv: srv.url``."""
+
+    def __init__(
+        self,
+        catalog_dir: str | Path,
+        index_file: str | Path | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        shared_limit: int = 100,
+        shared_window: float = 300.0,
+        keyed_per_second: float = 1.0,
+        api_keys: set[str] | None = None,
+    ) -> None:
+        catalog_dir = Path(catalog_dir)
+        self.world = _World(catalog_dir, Path(index_file) if index_file else catalog_dir / INDEX_FILE)
+        self.limiter = _Limiter(shared_limit, shared_window, keyed_per_second)
+        self.api_keys = api_keys
+        self.counts: Counter = Counter()
+        self._httpd = _HTTPServer((host, port), _Handler)
+        self._httpd.owner = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> S2Server:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="s2-server", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> S2Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(
+        prog="python -m reflong.servers.s2_server", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("--catalog", required=True, help="catalog folder (papers.jsonl)")
+    ap.add_argument("--index", default=None, help=f"index view file [default: CATALOG/{INDEX_FILE}]")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8766, help="0: any free port")
+    ap.add_argument("--shared-limit", type=int, default=100, help="requests without a key per window")
+    ap.add_argument("--shared-window", type=float, default=300.0, help="seconds")
+    args = ap.parse_args(argv)
+    server = S2Server(args.catalog, args.index, args.host, args.port, args.shared_limit, args.shared_window)
+    print(f"Semantic Scholar-protocol server for {args.catalog} at {server.url}", flush=True)
+    server.start()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

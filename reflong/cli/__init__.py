@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import sys
 
 import click
 from sqlalchemy.exc import IntegrityError, OperationalError

@@ -30,9 +30,9 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from reflong.db import open_store
-from reflong.assemble.paper_build import PaperSettings
-from reflong.assemble.paper_inputs import load_paper_inputs
-from reflong.assemble.paper_stage import run_paper_build
+from reflong.assemble.paper.build import PaperSettings
+from reflong.assemble.paper.inputs import load_paper_inputs
+from reflong.assemble.paper.stage import run_paper_build
 db, window, out, mode = sys.argv[1:5]
 engine = open_store(db)
 t = time.perf_counter()

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def dist(xs: list[int]) -> dict:
-    from reflong.assemble.paper_build import token_distribution
+    from reflong.assemble.paper.build import token_distribution
 
     return token_distribution(xs)
 
@@ -64,10 +64,10 @@ def parse_corpus(corpus: Path) -> dict[str, tuple[str, str]]:
 
 
 def policies(corpus: Path, texts: dict[str, tuple[str, str]]) -> dict:
-    from reflong.assemble.paper_build import PaperSettings, effective_budget
-    from reflong.assemble.paper_documents import fit_document, fit_sampled
-    from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher
-    from reflong.assemble.paper_model import KeyCandidate, PaperDoc
+    from reflong.assemble.paper.build import PaperSettings, effective_budget
+    from reflong.assemble.paper.documents import fit_document, fit_sampled
+    from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher
+    from reflong.assemble.paper.model import KeyCandidate, PaperDoc
     from reflong.assemble.prompts import paper_template
     from reflong.ingest.tokenizer import get_tokenizer
 

@@ -37,7 +37,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from reflong.servers.arxiv_server import ArxivServer
 
-CLI = [sys.executable, "-c", "from reflong.cli import main; main()"]
+# -I: the child imports the installed package, never a checkout's reflong/ found through the cwd.
+CLI = [sys.executable, "-I", "-c", "from reflong.cli import main; main()"]
 INGEST = ["ingest", "--since", "2024-03", "--no-pdfs", "--delay", "0", "--timeout", "120"]
 
 

@@ -128,6 +128,7 @@ def main() -> None:
         ax.pdf_source = OnDemandPdfs(ax.catalog, w / TRUTH_FILE)
         base = [
             sys.executable,
+            "-I",  # the installed package, never a checkout's reflong/ found through the cwd
             "-c",
             "from reflong.cli import main; main()",
             "paper",

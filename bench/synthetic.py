@@ -30,7 +30,7 @@ def run(args: list[str]) -> tuple[float, float]:
     code = "import sys; from reflong.cli import main; sys.argv = ['reflong-build', *sys.argv[1:]]; main()"
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code, *args], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-I", "-c", code, *args], check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, max(peak, before) / 1024

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.assemble.audit import QueueOptions, build_queue, export_sheet, import_sheet
+from reflong.assemble.audit.queue import QueueOptions, build_queue, export_sheet, import_sheet
 from reflong.citations.cite_stage import store_entries
 from reflong.citations.entry_parse import parse_entry
 from reflong.citations.resolve import Thresholds
@@ -245,7 +245,7 @@ def test_datasette_serves_citing_pairs_and_searches_references(store):
 
 
 def test_sheet_is_spreadsheet_safe_and_semicolon_sheets_import(tmp_path, db_path):
-    from reflong.assemble.audit import QueueRow
+    from reflong.assemble.audit.queue import QueueRow
 
     evil = QueueRow(
         "review", "2405.00001v1->2403.00001", "2405.00001", 1, "=HYPERLINK(\"http://x\")", "2403.00001",

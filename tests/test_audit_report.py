@@ -185,7 +185,7 @@ def test_report_and_queue_on_a_build_without_tasks(tmp_path):
 
 
 def test_long_reference_strings_are_clipped_in_the_middle():
-    from reflong.assemble.report import _clip
+    from reflong.assemble.audit.report import _clip
 
     authors = ", ".join(f"A. Author{i}" for i in range(80))
     ref = f"{authors}. A Title That Matters. In Venue, 2024."

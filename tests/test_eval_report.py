@@ -72,7 +72,7 @@ def test_no_stage_imports_evaluate() -> None:
 
 
 def test_published_figures_sit_beside_the_same_setting() -> None:
-    from reflong.assemble.report_eval import EvalSeries, evaluation_section
+    from reflong.assemble.audit.report_eval import EvalSeries, evaluation_section
 
     series = [EvalSeries("m", "m.json", {"hard_75K": {"exacc": 0.5, "f1": 0.8}, "hard_30K": {"exacc": 1, "f1": 1}})]
     html = evaluation_section(series, ["hard_30K", "hard_75K"], "paper")

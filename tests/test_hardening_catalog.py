@@ -141,7 +141,7 @@ def test_cp1252_seeds_file_is_read_with_a_warning(tmp_path, caplog):
 
 
 def test_audit_import_reads_a_cp1252_sheet(tmp_path):
-    from reflong.assemble.audit import import_sheet
+    from reflong.assemble.audit.queue import import_sheet
     from reflong.db.audits import EdgeKey, verdicts_for
 
     sheet = tmp_path / "sheet.csv"

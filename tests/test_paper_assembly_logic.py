@@ -6,11 +6,11 @@ the end-to-end tests run the real resolver on real and generated PDFs.
 
 from __future__ import annotations
 
-from reflong.assemble.paper_build import PaperInputs, PaperSettings, assemble_paper
-from reflong.assemble.paper_documents import fit_document
-from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
-from reflong.assemble.paper_sampling import NegativePools, plan_tasks
-from reflong.assemble.paper_verify import Verifier
+from reflong.assemble.paper.build import PaperInputs, PaperSettings, assemble_paper
+from reflong.assemble.paper.documents import fit_document
+from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
+from reflong.assemble.paper.sampling import NegativePools, plan_tasks
+from reflong.assemble.paper.verify import Verifier
 from reflong.ingest.tokenizer import get_tokenizer
 
 SEEDS = {

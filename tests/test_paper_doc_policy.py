@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from reflong.assemble.paper_build import PaperSettings
-from reflong.assemble.paper_documents import fit_sampled
-from reflong.assemble.paper_model import PaperDoc
-from reflong.assemble.paper_stage import run_paper_build
+from reflong.assemble.paper.build import PaperSettings
+from reflong.assemble.paper.documents import fit_sampled
+from reflong.assemble.paper.model import PaperDoc
+from reflong.assemble.paper.stage import run_paper_build
 from reflong.citations.split import split_reference_entries, split_references
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed, open_store, session_for
 from reflong.errors import ReflongError

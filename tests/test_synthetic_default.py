@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from reflong.assemble import prompts
-from reflong.assemble.synthetic_a import FRUITS
+from reflong.assemble.synthetic.a import FRUITS
 from reflong.cli import main
 from reflong.ingest.tokenizer import get_tokenizer
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from reflong.assemble import prompts
 from reflong.assemble.outputs import reflong_json_bytes
-from reflong.assemble.synthetic import build_configs, parse_lengths
-from reflong.assemble.synthetic_a import LEVELS, MODES, preset_specs, setting_name
+from reflong.assemble.synthetic.a import LEVELS, MODES, preset_specs, setting_name
+from reflong.assemble.synthetic.build import build_configs, parse_lengths
 from reflong.cli import main
 from reflong.ingest.tokenizer import get_tokenizer
 

@@ -29,7 +29,7 @@ from reflong.errors import ReflongError
 @db_option
 def report(out_dir: str, build_id: int | None, compare: str | None, db_path: str) -> None:
     """Write one self-contained HTML page (inline SVG plots) about a build to OUT/report.html."""
-    from reflong.assemble.report import collect_report, write_report
+    from reflong.assemble.audit.report import collect_report, write_report
 
     compare_dir = Path(compare) if compare else None
     if compare_dir is not None and not any(compare_dir.glob("*_answers.json")):
@@ -75,7 +75,7 @@ _sub_db = click.option(
 
 
 def _queue(db_path: str, build_id, out_dir, confidence, near_dup, include_judged: bool):
-    from reflong.assemble.audit import DEFAULT_CONFIDENCE, DEFAULT_NEAR_DUP, QueueOptions, build_queue
+    from reflong.assemble.audit.queue import DEFAULT_CONFIDENCE, DEFAULT_NEAR_DUP, QueueOptions, build_queue
 
     options = QueueOptions(
         DEFAULT_CONFIDENCE if confidence is None else confidence,
@@ -137,7 +137,7 @@ def audit(ctx, build_id, out_dir, confidence, near_dup, fmt, include_judged, db_
         for r in rows:
             click.echo(json.dumps(r.as_dict(), ensure_ascii=False, sort_keys=True))
     elif fmt == "csv":
-        from reflong.assemble.audit import write_sheet
+        from reflong.assemble.audit.queue import write_sheet
 
         write_sheet(rows, sys.stdout)
     else:
@@ -152,7 +152,7 @@ def audit(ctx, build_id, out_dir, confidence, near_dup, fmt, include_judged, db_
 @click.pass_context
 def audit_export(ctx, sub_db, csv_path, build_id, out_dir, confidence, near_dup, include_judged) -> None:
     """Write a review sheet (CSV): one row per doubtful edge, with empty verdict and why columns."""
-    from reflong.assemble.audit import export_sheet
+    from reflong.assemble.audit.queue import export_sheet
 
     o = ctx.obj
     rows = _queue(
@@ -176,7 +176,7 @@ def audit_export(ctx, sub_db, csv_path, build_id, out_dir, confidence, near_dup,
 @click.pass_context
 def audit_import(ctx, sub_db, sheet, who) -> None:
     """Read a filled review sheet back and store its verdicts (rows with an empty verdict are skipped)."""
-    from reflong.assemble.audit import import_sheet
+    from reflong.assemble.audit.queue import import_sheet
 
     db = sub_db or ctx.obj["db_path"]
     hold_store(db)
@@ -195,7 +195,7 @@ def audit_import(ctx, sub_db, sheet, who) -> None:
 @click.pass_context
 def audit_verdict(ctx, sub_db, edge, verdict, why, who) -> None:
     """Confirm or reject one edge, EDGE = CITINGvN->SEED (e.g. 2405.01234v2->2403.00001)."""
-    from reflong.assemble.audit import edge_exists
+    from reflong.assemble.audit.queue import edge_exists
     from reflong.db.audits import EdgeKey, record_verdict
     from reflong.db.engine import session_for
 

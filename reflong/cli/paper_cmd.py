@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from reflong.assemble.paper_build import PaperSettings
+from reflong.assemble.paper.build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import SEED, baseline_sections, lengths_option, no_baselines_option, writes_store
 from reflong.errors import ReflongError
@@ -122,7 +122,7 @@ def paper(**opts) -> None:
     (Ref-Long format), data/*.parquet with README.md (a `datasets` dataset with card),
     manifest.json (versions, sha256s, settings) and build_report.json (what was left out, why).
     """
-    from reflong.assemble.paper_stage import run_paper_build
+    from reflong.assemble.paper.stage import run_paper_build
     from reflong.db.engine import open_store
     from reflong.ingest.windows import BuildWindows, parse_month
 

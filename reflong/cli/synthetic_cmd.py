@@ -133,7 +133,7 @@ def _summary(subset: str, result, out_dir: Path, seconds: float) -> None:
 
 def _lengths_syntax(value: str) -> None:
     """The shape of --lengths (the document budget, given later, decides M)."""
-    from reflong.assemble.synthetic import parse_lengths
+    from reflong.assemble.synthetic.build import parse_lengths
 
     if not value.replace(",", "").strip():
         raise ReflongError("no length given; use e.g. 8K,16K (or leave the option out)")
@@ -141,7 +141,7 @@ def _lengths_syntax(value: str) -> None:
 
 
 def _lengths(value: str, budget: int):
-    from reflong.assemble.synthetic import parse_lengths
+    from reflong.assemble.synthetic.build import parse_lengths
 
     try:
         return parse_lengths(value, budget)
@@ -210,9 +210,9 @@ def a_command(
     no_baselines,
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
-    from reflong.assemble import synthetic_a
     from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
-    from reflong.assemble.synthetic import run_build
+    from reflong.assemble.synthetic import a as synthetic_a
+    from reflong.assemble.synthetic.build import run_build
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(
@@ -295,8 +295,8 @@ def f_command(
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
-    from reflong.assemble.synthetic import run_build
-    from reflong.assemble.synthetic_f import RELEASE_TOPICS, f_spec, load_summhay
+    from reflong.assemble.synthetic.build import run_build
+    from reflong.assemble.synthetic.f import RELEASE_TOPICS, f_spec, load_summhay
     from reflong.ingest.tokenizer import get_tokenizer
 
     seed = _check_preset(preset, seed, **{"--lengths": lengths})

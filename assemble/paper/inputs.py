@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.assemble.paper_build import PaperInputs
-from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
+from reflong.assemble.paper.build import PaperInputs
+from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
 from reflong.citations.resolve import SeedIndex, SeedTitle
 from reflong.citations.split import split_references
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed

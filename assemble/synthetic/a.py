@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE
-from reflong.assemble.synthetic import Candidate, SettingSpec
+from reflong.assemble.synthetic.build import Candidate, SettingSpec
 from reflong.errors import ReflongError
 
 #: Essay order of the release (the chunks tile this concatenation; only the first 75,000 words

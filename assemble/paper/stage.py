@@ -18,10 +18,10 @@ from sqlmodel import select
 from reflong import __version__
 from reflong.assemble import outputs
 from reflong.assemble.outputs_ownership import claim_outputs
-from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask, assemble_paper
-from reflong.assemble.paper_inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
-from reflong.assemble.paper_outputs import write_paper_outputs
-from reflong.assemble.paper_verify import Verifier
+from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask, assemble_paper
+from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
+from reflong.assemble.paper.outputs import write_paper_outputs
+from reflong.assemble.paper.verify import Verifier
 from reflong.citations.index_agreement import stored_agreement
 from reflong.db import Build, BuildTask, session_for
 from reflong.errors import ReflongError

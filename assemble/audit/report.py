@@ -20,12 +20,12 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.assemble import plots
-from reflong.assemble.audit import KIND_ORDER, build_queue
-from reflong.assemble.build_lookup import find_build
+from reflong.assemble.audit import plots
+from reflong.assemble.audit.build_lookup import find_build
+from reflong.assemble.audit.queue import KIND_ORDER, build_queue
+from reflong.assemble.audit.report_eval import evaluation_section, load_evaluations
 from reflong.assemble.outputs import atomic_target
 from reflong.assemble.outputs_ownership import REPORT_MARKER, REPORT_NAME
-from reflong.assemble.report_eval import evaluation_section, load_evaluations
 from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from reflong.assemble.paper_documents import (
+from reflong.assemble.paper.documents import (
     DOC_POLICIES,
     REF_SHARE,
     EntryGuard,
@@ -21,9 +21,9 @@ from reflong.assemble.paper_documents import (
     fit_document,
     fit_sampled,
 )
-from reflong.assemble.paper_model import KeyCandidate, PaperDoc
-from reflong.assemble.paper_sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
-from reflong.assemble.paper_verify import Verifier
+from reflong.assemble.paper.model import KeyCandidate, PaperDoc
+from reflong.assemble.paper.sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
+from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.prompts import (
     Template,
     additive_tokenizer,
@@ -42,7 +42,7 @@ class PaperSettings:
     seed: int = 0
     # Per-document budget; None: the setting's size for ``fit`` (``doc_budget``), 5,000 otherwise.
     max_doc_tokens: int | None = None
-    doc_policy: str = "fit"  # fit | trim | whole (assemble/paper_documents.py)
+    doc_policy: str = "fit"  # fit | trim | whole (assemble/paper/documents.py)
     ref_share: float = REF_SHARE
     many_citers: str = "sample"  # sample | skip: keys with more citers than a task takes
     question_last: bool = False

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from reflong.assemble.paper_model import KeyCandidate
+from reflong.assemble.paper.model import KeyCandidate
 
 DEFAULT_LENGTHS: tuple[tuple[str, int], ...] = (("30K", 8), ("45K", 12), ("60K", 16), ("75K", 20))
 DIFFICULTY_POSITIVES: dict[str, tuple[int, int]] = {"easy": (2, 5), "hard": (4, 5)}

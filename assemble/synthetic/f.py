@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from reflong.assemble.synthetic import Candidate, SettingSpec
+from reflong.assemble.synthetic.build import Candidate, SettingSpec
 from reflong.errors import ReflongError
 
 #: SummHay topic -> Ref-Long-F name (summhay/FORMAT.md: news5, news3, news4).

@@ -35,7 +35,7 @@ from sqlalchemy import or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.assemble.build_lookup import find_build
+from reflong.assemble.audit.build_lookup import find_build
 from reflong.assemble.outputs import atomic_target
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for
 from reflong.db.builds import Build, BuildTask

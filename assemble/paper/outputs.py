@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reflong.assemble import outputs
 from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
-from reflong.assemble.paper_build import BuildReport, PaperSettings, RenderedTask
+from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
 from reflong.progress import ProgressFactory, null_progress
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from reflong.assemble.paper_model import Evidence, KeyCandidate, PaperDoc
-from reflong.assemble.paper_sampling import TaskPlan
+from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
+from reflong.assemble.paper.sampling import TaskPlan
 
 # A document's final references text -> the seeds it cites (accepted), each with its evidence.
 # One call per document covers every key: resolution is per reference, not per (document, key).

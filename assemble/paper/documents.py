@@ -49,7 +49,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from reflong.assemble.paper_model import PaperDoc
+from reflong.assemble.paper.model import PaperDoc
 from reflong.citations.split import split_reference_entries
 from reflong.ingest.tokenizer import Tokenizer
 

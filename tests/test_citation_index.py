@@ -183,7 +183,7 @@ def _paper(world: Path, root: Path, *extra: str, db: str = "store.db"):
         result = CliRunner().invoke(main, args)
         stats = requests.get(s2.url + "/_stats").json()
     assert result.exit_code == 0, result.output
-    return result.output, stats
+    return result.stdout, stats  # the plan is printed; logs (stderr) say more
 
 
 @pytest.fixture(scope="module")

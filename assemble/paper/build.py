@@ -9,6 +9,7 @@ task on final texts (invariant 1) -> render prompts and measure them exactly.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -22,7 +23,7 @@ from reflong.assemble.paper.documents import (
     fit_sampled,
 )
 from reflong.assemble.paper.model import KeyCandidate, PaperDoc
-from reflong.assemble.paper.sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, plan_tasks
+from reflong.assemble.paper.sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, iter_plans
 from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.prompts import (
     Template,
@@ -309,14 +310,70 @@ def _negative_pools(
     return pools
 
 
-def assemble_paper(
+@dataclass
+class PreparedPaper:
+    """A Paper build planned and re-verified, nothing rendered yet (issue 12: flat memory).
+
+    Holds the fitted documents, the keys' negative pools and, per difficulty, only the indexes of
+    dropped tasks; the plans are regenerated from the seed (``plans``) and rendered one length at
+    a time (``tasks``), so no prompt outlives the writer that takes it."""
+
+    settings: PaperSettings
+    report: BuildReport
+    fitted: dict[str, PaperDoc]
+    keys: list[KeyCandidate]
+    pools: dict[str, NegativePools]
+    template: Template
+    tokenizer: Tokenizer
+    count_cache: dict[str, int] | None
+    dropped: dict[str, set[int]] = field(default_factory=dict)  # difficulty -> dropped task indexes
+    kept: dict[str, int] = field(default_factory=dict)  # difficulty -> tasks kept (each at every length)
+    used: set[str] = field(default_factory=set)  # refs of documents in at least one task
+
+    @property
+    def n_tasks(self) -> int:
+        """Rendered tasks in all: every kept plan at every length."""
+        return sum(self.kept.values()) * len(self.settings.lengths)
+
+    def configs(self) -> list[tuple[str, str]]:
+        """(difficulty, length label) of every configuration with tasks, in output order."""
+        return [
+            (d, label)
+            for d in self.settings.difficulties
+            if self.kept.get(d)
+            for label, _ in self.settings.lengths
+        ]
+
+    def plans(self, difficulty: str) -> Iterator[TaskPlan]:
+        """The difficulty's kept plans in task order, regenerated from the seed."""
+        s = self.settings
+        plans, _ = iter_plans(
+            self.keys,
+            self.pools,
+            difficulty,
+            s.n_tasks,
+            s.seed,
+            s.lengths,
+            sample_many=s.many_citers == "sample",
+        )
+        dropped = self.dropped.get(difficulty, set())
+        return (p for p in plans if p.task_index not in dropped)
+
+    def tasks(self, difficulty: str, label: str) -> Iterator[RenderedTask]:
+        """One configuration's tasks, rendered as they are asked for."""
+        for plan in self.plans(difficulty):
+            yield _render_one(plan, label, self.fitted, self.template, self.tokenizer, self.count_cache)
+
+
+def prepare_paper(
     inputs: PaperInputs,
     settings: PaperSettings,
     verifier: Verifier,
     template: Template | None = None,
     guard: EntryGuard | None = None,
-) -> tuple[list[RenderedTask], BuildReport]:
-    """All tasks of every difficulty and length, verified and rendered, plus what was left out.
+) -> PreparedPaper:
+    """Fit, verify and plan every task, re-verify each plan (invariant 1) and fill the report;
+    render nothing (``PreparedPaper.tasks`` does, per configuration).
 
     ``guard`` says which reference entries the ``fit`` policy must keep (default: the entries the
     verifier's matcher accepts for some seed; the store-backed build passes the resolver's every
@@ -339,9 +396,9 @@ def assemble_paper(
     ]
     pools = _negative_pools(inputs, fitted, keys, settings, verifier, report)
     count_cache: dict[str, int] | None = {} if additive_tokenizer(settings.tokenizer) else None
-    tasks: list[RenderedTask] = []
+    prepared = PreparedPaper(settings, report, fitted, keys, pools, template, tokenizer, count_cache)
     for difficulty in settings.difficulties:
-        plans, plan_report = plan_tasks(
+        plans, plan_report = iter_plans(
             keys,
             pools,
             difficulty,
@@ -350,21 +407,53 @@ def assemble_paper(
             settings.lengths,
             sample_many=settings.many_citers == "sample",
         )
-        report.keys_used[difficulty] = sorted({p.key.arxiv_id for p in plans})
-        report.skipped_keys[difficulty] = plan_report.skipped_keys
+        used_keys: set[str] = set()
+        dropped: set[int] = set()
+        kept = 0
         for plan in plans:
+            used_keys.add(plan.key.arxiv_id)
             problems = verifier.violations(plan, fitted) + _unsafe_dates(plan, fitted, inputs.distractors)
             if problems:
                 report.dropped_tasks.append(
                     {"difficulty": difficulty, "task": plan.task_index, "why": problems}
                 )
+                dropped.add(plan.task_index)
                 continue
-            tasks.extend(_render(plan, fitted, template, tokenizer, count_cache))
-    used = {d.ref: d.n_tokens for t in tasks for d in t.documents}
+            kept += 1
+            for refs in plan.documents.values():
+                prepared.used.update(refs)
+        report.keys_used[difficulty] = sorted(used_keys)
+        report.skipped_keys[difficulty] = plan_report.skipped_keys
+        prepared.dropped[difficulty] = dropped
+        prepared.kept[difficulty] = kept
+    used = {ref: fitted[ref].n_tokens for ref in prepared.used}
     report.documents["used"] = len(used)
     report.documents["used_share"] = round(len(used) / len(inputs.docs), 4) if inputs.docs else 0.0
     report.documents["used_tokens"] = token_distribution(list(used.values()))
-    return tasks, report
+    return prepared
+
+
+def assemble_paper(
+    inputs: PaperInputs,
+    settings: PaperSettings,
+    verifier: Verifier,
+    template: Template | None = None,
+    guard: EntryGuard | None = None,
+) -> tuple[list[RenderedTask], BuildReport]:
+    """All tasks of every difficulty and length, verified and rendered, plus what was left out.
+
+    Holds every prompt: for tests and small builds; ``reflong-build paper`` streams them
+    (``prepare_paper``, ``PreparedPaper.tasks``)."""
+    prepared = prepare_paper(inputs, settings, verifier, template, guard)
+    tasks = [
+        task
+        for difficulty in settings.difficulties
+        for plan in prepared.plans(difficulty)
+        for task in _render(
+            plan, prepared.fitted, prepared.template, prepared.tokenizer, prepared.count_cache
+        )
+    ]
+    return tasks, prepared.report
 
 
 def _unsafe_dates(plan: TaskPlan, docs: dict[str, PaperDoc], distractors: set[str]) -> list[str]:
@@ -385,28 +474,41 @@ def _render(
     template: Template,
     tokenizer: Tokenizer,
     count_cache: dict[str, int] | None,
-):
-    """Prompts of every length of one plan, each with its exact token count.
+) -> Iterator[RenderedTask]:
+    """Prompts of every length of one plan, each with its exact token count."""
+    for label in plan.documents:
+        yield _render_one(plan, label, docs, template, tokenizer, count_cache)
+
+
+def _render_one(
+    plan: TaskPlan,
+    label: str,
+    docs: dict[str, PaperDoc],
+    template: Template,
+    tokenizer: Tokenizer,
+    count_cache: dict[str, int] | None,
+) -> RenderedTask:
+    """The prompt of one plan at one length, with its exact token count.
 
     With o200k/cl100k the count is summed over the prompt's pieces (head, document blocks), each
     counted once and cached: exact for these encodings (``prompts.prompt_tokens``) and what keeps
     800 prompts of 30K-75K tokens cheap. Other tokenizers count the whole prompt."""
-    for label, refs in plan.documents.items():
-        documents = tuple(docs[r] for r in refs)
-        pieces = template.parts(plan.key.title, [d.text for d in documents])
-        prompt = "".join(pieces)
-        n_tokens = (
-            prompt_tokens(pieces, tokenizer.count, count_cache)
-            if count_cache is not None
-            else tokenizer.count(prompt)
-        )
-        yield RenderedTask(
-            plan.difficulty,
-            label,
-            plan.task_index,
-            plan.key,
-            documents,
-            plan.answers[label],
-            prompt,
-            n_tokens,
-        )
+    refs = plan.documents[label]
+    documents = tuple(docs[r] for r in refs)
+    pieces = template.parts(plan.key.title, [d.text for d in documents])
+    prompt = "".join(pieces)
+    n_tokens = (
+        prompt_tokens(pieces, tokenizer.count, count_cache)
+        if count_cache is not None
+        else tokenizer.count(prompt)
+    )
+    return RenderedTask(
+        plan.difficulty,
+        label,
+        plan.task_index,
+        plan.key,
+        documents,
+        plan.answers[label],
+        prompt,
+        n_tokens,
+    )

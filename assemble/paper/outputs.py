@@ -8,8 +8,7 @@ provenance in the manifest: every paper with its version and PDF sha256.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from reflong.assemble import outputs
@@ -175,7 +174,7 @@ DOC_POLICY_TEXT = {
 
 def write_paper_outputs(
     out_dir: Path,
-    tasks: list[RenderedTask],
+    configs: Sequence[tuple[str, Iterable[RenderedTask]]],
     report: BuildReport,
     settings: PaperSettings,
     provenance: dict,
@@ -184,25 +183,21 @@ def write_paper_outputs(
     progress: ProgressFactory = null_progress,
     card_sections: Sequence[outputs.CardSection] = (),
 ) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
-    """Write every configuration (difficulty x length) and the card and manifest; return files."""
+    """Write every configuration (difficulty x length) and the card and manifest; return files.
+
+    ``configs``: per configuration in output order, its tasks in task order, taken one at a time
+    by that configuration's ``ConfigWriter`` (memory flat in the number of tasks, issue 12)."""
     out_dir = Path(out_dir)
     template = paper_template(settings.question_last)
-    by_config: dict[str, list[outputs.TaskRecord]] = defaultdict(list)
-    order: list[str] = []
-    for task in tasks:
-        record = to_record(task, template.name)
-        if record.config not in by_config:
-            order.append(record.config)
-        by_config[record.config].append(record)
     features = _features()
     files: list[Path] = []
     stats: list[outputs.ConfigStats] = []
     prompt_files: dict[str, str] = {}
-    with progress(total=len(order), desc="write", unit="config") as bar:
-        for config in order:
-            records = sorted(by_config[config], key=lambda r: r.task_id)
+    with progress(total=len(configs), desc="write", unit="config") as bar:
+        for config, tasks in configs:
             with outputs.ConfigWriter(out_dir, config, ".", ".", features=features) as writer:
-                for record in records:
+                for task in tasks:
+                    record = to_record(task, template.name)
                     writer.add(record)
                     for section in card_sections:
                         section.add(config, record)

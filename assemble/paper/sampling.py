@@ -23,6 +23,7 @@ seed whose title resembles the key (but not the key), the rest with date-safe di
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from reflong.assemble.paper.model import KeyCandidate
@@ -74,6 +75,22 @@ def plan_tasks(
     sample_many: bool = True,
 ) -> tuple[list[TaskPlan], PlanReport]:
     """Plan ``n_tasks`` tasks of one difficulty; keys that cannot fill every length are skipped."""
+    plans, report = iter_plans(keys, pools, difficulty, n_tasks, seed, lengths, positives_range, sample_many)
+    return list(plans), report
+
+
+def iter_plans(
+    keys: list[KeyCandidate],
+    pools: dict[str, NegativePools],
+    difficulty: str,
+    n_tasks: int,
+    seed: int,
+    lengths: tuple[tuple[str, int], ...] = DEFAULT_LENGTHS,
+    positives_range: tuple[int, int] | None = None,
+    sample_many: bool = True,
+) -> tuple[Iterator[TaskPlan], PlanReport]:
+    """``plan_tasks`` as a lazy iterator (the report is complete at once): a build regenerates the
+    same plans from the seed for each pass instead of holding ``n_tasks`` of them (issue 12)."""
     lo, hi = positives_range or DIFFICULTY_POSITIVES[difficulty]
     max_docs = max(n for _, n in lengths)
     # Every length holds all of a task's positives and at least one negative.
@@ -97,11 +114,23 @@ def plan_tasks(
         else:
             eligible.append(key)
     report.eligible_keys = [k.arxiv_id for k in eligible]
-    if not eligible:
-        return [], report
+    return _plans(eligible, pools, difficulty, n_tasks, seed, lengths, lo, hi), report
 
+
+def _plans(
+    eligible: list[KeyCandidate],
+    pools: dict[str, NegativePools],
+    difficulty: str,
+    n_tasks: int,
+    seed: int,
+    lengths: tuple[tuple[str, int], ...],
+    lo: int,
+    hi: int,
+) -> Iterator[TaskPlan]:
+    if not eligible:
+        return
+    max_docs = max(n for _, n in lengths)
     rng = _rng(seed, difficulty)
-    plans: list[TaskPlan] = []
     for index in range(n_tasks):
         key = rng.choice(eligible)
         positives = tuple(sorted(key.positives))
@@ -121,5 +150,4 @@ def plan_tasks(
             rng.shuffle(docs)
             documents[label] = tuple(docs)
             answers[label] = tuple(i for i, ref in enumerate(docs) if ref in positives)
-        plans.append(TaskPlan(difficulty, index, key, documents, answers, n_conf, positives))
-    return plans, report
+        yield TaskPlan(difficulty, index, key, documents, answers, n_conf, positives)

@@ -8,17 +8,25 @@ and settings, so that a rebuild after audit verdicts says which tasks changed an
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from reflong import __version__
 from reflong.assemble import outputs
 from reflong.assemble.outputs_ownership import claim_outputs
-from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask, assemble_paper
+from reflong.assemble.paper.build import (
+    BuildReport,
+    PaperSettings,
+    PreparedPaper,
+    RenderedTask,
+    prepare_paper,
+)
 from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
@@ -49,21 +57,62 @@ class PaperBuildResult:
         )
 
 
-def _task_rows(build_id: int, tasks: list[RenderedTask]) -> list[BuildTask]:
-    return [
-        BuildTask(
-            build_id=build_id,
-            difficulty=t.difficulty,
-            length=t.length,
-            task_index=t.task_index,
-            key_arxiv_id=t.key.arxiv_id,
-            key_title=t.key.title,
-            documents_json=json.dumps([d.ref for d in t.documents]),
-            answer_json=json.dumps(list(t.answer)),
-            prompt_tokens=t.prompt_tokens,
+ROW_BATCH = 1000  # task rows inserted per statement: the store's rows never sit in memory at once
+
+
+def _task_rows(
+    build_id: int, prepared: PreparedPaper, prompt_tokens: dict[tuple[str, str], array]
+) -> Iterator[dict]:
+    """One ``BuildTask`` row per task, in task order (difficulty, task, length), from the plans
+    regenerated once more and the token counts the writers measured."""
+    labels = [label for label, _ in prepared.settings.lengths]
+    for difficulty in prepared.settings.difficulties:
+        if not prepared.kept.get(difficulty):
+            continue
+        for i, plan in enumerate(prepared.plans(difficulty)):
+            for label in labels:
+                yield {
+                    "build_id": build_id,
+                    "difficulty": difficulty,
+                    "length": label,
+                    "task_index": plan.task_index,
+                    "key_arxiv_id": plan.key.arxiv_id,
+                    "key_title": plan.key.title,
+                    "documents_json": json.dumps(list(plan.documents[label])),
+                    "answer_json": json.dumps(list(plan.answers[label])),
+                    "prompt_tokens": prompt_tokens[(difficulty, label)][i],
+                    "verified": True,
+                }
+
+
+def _insert_rows(session, rows: Iterator[dict]) -> None:
+    batch: list[dict] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= ROW_BATCH:
+            session.execute(insert(BuildTask), batch)
+            batch = []
+    if batch:
+        session.execute(insert(BuildTask), batch)
+
+
+def _stored_tasks(session, build_id: int) -> Iterator:
+    """A build's task rows in (difficulty, length, task_index) order, streamed."""
+    return iter(
+        session.execute(
+            select(
+                BuildTask.difficulty,
+                BuildTask.length,
+                BuildTask.task_index,
+                BuildTask.key_arxiv_id,
+                BuildTask.documents_json,
+                BuildTask.answer_json,
+            )
+            .where(BuildTask.build_id == build_id)
+            .order_by(BuildTask.difficulty, BuildTask.length, BuildTask.task_index)
+            .execution_options(yield_per=ROW_BATCH)
         )
-        for t in tasks
-    ]
+    )
 
 
 def _explain(refs: set[str], seed: str, verdicts: dict[tuple[str, str], tuple[str, str]]) -> str:
@@ -76,14 +125,28 @@ def _explain(refs: set[str], seed: str, verdicts: dict[tuple[str, str], tuple[st
 
 
 def _describe_changes(
-    old: list[BuildTask], new: list[BuildTask], verdicts: dict[tuple[str, str], tuple[str, str]]
+    old: Iterable, new: Iterable, verdicts: dict[tuple[str, str], tuple[str, str]]
 ) -> list[str]:
-    """Human-readable differences between two builds' tasks (same settings and seed)."""
-    before = {(t.difficulty, t.length, t.task_index): t for t in old}
-    after = {(t.difficulty, t.length, t.task_index): t for t in new}
+    """Human-readable differences between two builds' tasks (same settings and seed).
+
+    ``old`` and ``new``: task rows sorted by (difficulty, length, task_index), merged as they come."""
+
+    def keyed(rows: Iterable) -> Iterator[tuple[tuple, object]]:
+        return (((t.difficulty, t.length, t.task_index), t) for t in rows)
+
     changes = []
-    for key in sorted(set(before) | set(after)):
-        a, b = before.get(key), after.get(key)
+    before, after = keyed(old), keyed(new)
+    a_item, b_item = next(before, None), next(after, None)
+    while a_item is not None or b_item is not None:
+        if b_item is None or (a_item is not None and a_item[0] < b_item[0]):
+            key, a, b = a_item[0], a_item[1], None
+            a_item = next(before, None)
+        elif a_item is None or b_item[0] < a_item[0]:
+            key, a, b = b_item[0], None, b_item[1]
+            b_item = next(after, None)
+        else:
+            key, a, b = a_item[0], a_item[1], b_item[1]
+            a_item, b_item = next(before, None), next(after, None)
         name = f"{key[0]}_{key[1]}#{key[2]}"
         if a is None:
             changes.append(f"{name}: new task (key {b.key_arxiv_id})")
@@ -125,10 +188,12 @@ def run_paper_build(
         )
     verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
     guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
-    tasks, report = assemble_paper(inputs, settings, verifier, guard=guard)
+    prepared = prepare_paper(inputs, settings, verifier, guard=guard)
+    report = prepared.report
+    n_tasks = prepared.n_tasks
     with session_for(engine) as session:
         report.index_agreement = stored_agreement(session, window)
-    if not tasks:
+    if not n_tasks:
         reasons = "; ".join(f"{d}: {len(s)} keys skipped" for d, s in report.skipped_keys.items())
         docs = report.documents
         raise ReflongError(
@@ -136,7 +201,7 @@ def run_paper_build(
             f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
             "Lower --min-positives, widen the windows, or use --doc-policy fit."
         )
-    used = sorted({d.ref for t in tasks for d in t.documents})
+    used = sorted(prepared.used)
     papers = [
         {
             "arxiv_id": inputs.docs[r].arxiv_id,
@@ -153,9 +218,18 @@ def run_paper_build(
     outputs.write_atomic(
         report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
     )
+    prompt_tokens: dict[tuple[str, str], array] = {}
+
+    def measured(difficulty: str, label: str) -> Iterator[RenderedTask]:
+        counts = prompt_tokens.setdefault((difficulty, label), array("q"))
+        for task in prepared.tasks(difficulty, label):
+            counts.append(task.prompt_tokens)  # the only per-task figure kept (for the task rows)
+            yield task
+
+    configs = [(f"{d}_{label}", measured(d, label)) for d, label in prepared.configs()]
     files, stats, manifest = write_paper_outputs(
         out_dir,
-        tasks,
+        configs,
         report,
         settings,
         provenance,
@@ -172,9 +246,6 @@ def run_paper_build(
             .where(Build.subset == "paper", Build.window == window, Build.settings_json == settings_json)
             .order_by(Build.id.desc())
         ).first()
-        old_tasks = (
-            session.exec(select(BuildTask).where(BuildTask.build_id == previous.id)).all() if previous else []
-        )
         build = Build(
             tool_version=__version__,
             subset="paper",
@@ -182,7 +253,7 @@ def run_paper_build(
             seed=settings.seed,
             settings_json=settings_json,
             out_dir=str(out_dir.resolve()),
-            n_tasks=len(tasks),
+            n_tasks=n_tasks,
             n_dropped=len(report.dropped_tasks),
             distractor_false_positives=len(report.distractor_false_positives),
             report_json=json.dumps(report.to_json(), sort_keys=True),
@@ -190,9 +261,14 @@ def run_paper_build(
         )
         session.add(build)
         session.flush()
-        rows = _task_rows(build.id, tasks)
-        session.add_all(rows)
-        session.commit()
-        changes = _describe_changes(old_tasks, rows, inputs.verdicts) if previous else []
         build_id = build.id
-    return PaperBuildResult(build_id, out_dir, len(tasks), stats, report, changes, removed)
+        _insert_rows(session, _task_rows(build_id, prepared, prompt_tokens))
+        changes = (
+            _describe_changes(
+                _stored_tasks(session, previous.id), _stored_tasks(session, build_id), inputs.verdicts
+            )
+            if previous
+            else []
+        )
+        session.commit()
+    return PaperBuildResult(build_id, out_dir, n_tasks, stats, report, changes, removed)

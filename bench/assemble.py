@@ -2,10 +2,13 @@
 
     python bench/assemble.py [--papers 2000] [--work /tmp/reflong-bench-assemble]
     python bench/assemble.py --subset a [--tasks 200]   # peak RSS at 1x and 10x tasks (issue 12)
+    python bench/assemble.py --subset paper-scale [--tasks 100]   # the same for `paper` (issue 12)
 
 With ``--subset a`` it builds Ref-Long-A (``reflong-build a``, essays from ../shared) at --tasks N
 and 10 N, each in a fresh child process, and prints both peak RSS figures: with outputs streamed
-task by task, memory is flat in the number of tasks.
+task by task, memory is flat in the number of tasks. ``--subset paper-scale`` does the same for
+``reflong-build paper --reuse-db`` on the demo's store (built once in --work by ``reflong-build
+demo``): --tasks N and 10 N per configuration, 8 configurations each.
 
 Children run as ``python -I`` from the work folder: a child must not import the checkout's
 ``reflong/`` folder (which has no ``db``) in place of the installed package.
@@ -146,22 +149,86 @@ def bench_a(work: Path, tasks: int, lengths: str, row_group_mb: str) -> None:
     )
 
 
+PAPER_CHILD = r"""
+import json, resource, sys, time
+from click.testing import CliRunner
+from reflong.cli import main
+import reflong.assemble.outputs as outputs
+if sys.argv[1] != "default":
+    outputs.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
+t = time.perf_counter()
+result = CliRunner().invoke(main, ["paper", *sys.argv[2:]], catch_exceptions=False)
+assert result.exit_code == 0, result.output
+print(json.dumps({
+    "seconds": time.perf_counter() - t,
+    "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+
+def _demo_store(work: Path) -> Path:
+    """The demo's store (synthetic arXiv -> ingest, parse, cite, resolve), built once in a child."""
+    demo = work / "demo"
+    if not (work / "demo.ok").exists():
+        child = "import sys; from reflong.cli import main; main(sys.argv[1:])"
+        subprocess.run([sys.executable, "-I", "-c", child, "demo", "--out", str(demo)], check=True, cwd=work)
+        (work / "demo.ok").write_text("ok\n")
+    return demo / "store.db"
+
+
+def _paper_child(work: Path, db: Path, tasks: int, row_group_mb: str) -> dict:
+    out = work / f"paper-{tasks}"
+    args = ["--db", str(db), "--since", "2024-03", "--pool-months", "6", "--distractor-months", "6"]
+    args += ["--seed", "0", "--reuse-db", "--tasks", str(tasks), "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", PAPER_CHILD, row_group_mb, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=work,
+    )
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    info["output_mb"] = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
+    return info
+
+
+def bench_paper_scale(work: Path, tasks: int, row_group_mb: str) -> None:
+    db = _demo_store(work)
+    print(f"parquet row groups: {row_group_mb} MB" if row_group_mb != "default" else "row groups: default")
+    one = _paper_child(work, db, tasks, row_group_mb)
+    ten = _paper_child(work, db, 10 * tasks, row_group_mb)
+    for n, r in ((tasks, one), (10 * tasks, ten)):
+        print(
+            f"paper --reuse-db --tasks {n:>6} (x8 configs): {r['seconds']:6.1f} s, "
+            f"peak RSS {r['peak_rss_mb']:6.0f} MB, outputs {r['output_mb']:7.1f} MB"
+        )
+    print(
+        f"10x tasks: outputs x{ten['output_mb'] / one['output_mb']:.1f}, "
+        f"peak RSS x{ten['peak_rss_mb'] / one['peak_rss_mb']:.2f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--papers", type=int, default=2000)
     ap.add_argument("--work", type=Path, default=Path("/tmp/reflong-bench-assemble"))
-    ap.add_argument("--subset", choices=["paper", "a"], default="paper")
-    ap.add_argument("--tasks", type=int, default=200, help="--subset a: tasks at 1x (10x runs too)")
+    ap.add_argument("--subset", choices=["paper", "a", "paper-scale"], default="paper")
+    ap.add_argument(
+        "--tasks", type=int, help="--subset a / paper-scale: tasks at 1x, 10x runs too (default 200 / 100)"
+    )
     ap.add_argument("--lengths", default="8K,16K", help="--subset a: lengths")
     ap.add_argument(
         "--row-group-mb",
         default="default",
-        help="--subset a: parquet row-group size the writer buffers (default: 100 MB, as `datasets`)",
+        help="--subset a / paper-scale: parquet row-group size the writer buffers (default: 100 MB, as `datasets`)",
     )
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     if args.subset == "a":
-        bench_a(args.work.resolve(), args.tasks, args.lengths, args.row_group_mb)
+        bench_a(args.work.resolve(), args.tasks or 200, args.lengths, args.row_group_mb)
+        return
+    if args.subset == "paper-scale":
+        bench_paper_scale(args.work.resolve(), args.tasks or 100, args.row_group_mb)
         return
     db, window = _build_store(args.work, args.papers)
     load = _child(db, window, args.work / "unused", "load")

@@ -45,6 +45,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion, read_catalog
 from reflong.ingest.records import split_versioned_id, versioned_id
+from reflong.servers.background import BackgroundServer
 from reflong.servers.oai import OaiRepository
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -705,8 +706,10 @@ class _HTTPServer(ThreadingHTTPServer):
             log.warning("arXiv test server: error serving %s", client_address, exc_info=True)
 
 
-class ArxivServer:
+class ArxivServer(BackgroundServer):
     """The server in a background thread: ``with ArxivServer(catalog_dir) as srv: srv.url``."""
+
+    thread_name = "arxiv-server"
 
     def __init__(
         self,
@@ -776,28 +779,9 @@ class ArxivServer:
         with self._gate:
             return self._rng.random() < self.limits.empty_page_rate
 
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> ArxivServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="arxiv-server", daemon=True
-        )
-        self._thread.start()
-        return self
-
     def stop(self) -> None:
         self._httpd.stopping.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> ArxivServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        super().stop()
 
 
 def main(argv: list[str] | None = None) -> None:

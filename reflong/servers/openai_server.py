@@ -53,6 +53,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from reflong.servers.background import BackgroundServer
+
 DEFAULT_MODEL = "reflong-standin"
 
 
@@ -255,8 +257,11 @@ def _client_gone(conn: socket.socket) -> bool:
         return True
 
 
-class OpenAIServer:
+class OpenAIServer(BackgroundServer):
     """``with OpenAIServer([tasks_dir], miss_rate=0.2) as srv: srv.url`` (ends in ``/v1``)."""
+
+    thread_name = "openai-server"
+    url_path = "/v1"
 
     def __init__(
         self,
@@ -299,10 +304,6 @@ class OpenAIServer:
     def planted(self) -> dict[tuple[str, str], Planted]:
         return {(p.config, p.task_id): p for p in self.tasks.values()}
 
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
 
     @property
     def total_answered(self) -> int:
@@ -337,22 +338,6 @@ class OpenAIServer:
         with self._lock:
             self.pause_after = None
 
-    def start(self) -> OpenAIServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="openai-server", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> OpenAIServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -34,6 +34,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.demo.citation_graph import INDEX_FILE, paper_id
 from reflong.ingest.local_source import read_catalog
+from reflong.servers.background import BackgroundServer
 
 MAX_BATCH = 500
 MAX_LIMIT = 1000
@@ -234,8 +235,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, payload)
 
 
-class S2Server:
+class S2Server(BackgroundServer):
     """The server in a background thread: ``with S2Server(catalog_dir) as srv: srv.url``."""
+
+    thread_name = "s2-server"
 
     def __init__(
         self,
@@ -257,27 +260,6 @@ class S2Server:
         self._httpd.owner = self
         self._thread: threading.Thread | None = None
 
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> S2Server:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="s2-server", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> S2Server:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def main(argv: list[str] | None = None) -> None:

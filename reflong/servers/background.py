@@ -1,0 +1,47 @@
+"""The lifecycle every stand-in shares: serve on a daemon thread, stop cleanly, use as a context.
+
+Why one piece: the arXiv, Semantic Scholar and OpenAI stand-ins differ in what they answer, not in
+how they run; tests and benches start them with ``with Server(...) as s:`` and read ``s.url``.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import ThreadingHTTPServer
+from typing import TypeVar
+
+_S = TypeVar("_S", bound="BackgroundServer")
+
+
+class BackgroundServer:
+    """Mixin: the subclass sets ``self._httpd`` (a bound ThreadingHTTPServer) in its ``__init__``."""
+
+    _httpd: ThreadingHTTPServer
+    thread_name = "stand-in"
+    url_path = ""  # appended to the base URL, e.g. "/v1" for the OpenAI-compatible API
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def url(self) -> str:
+        return self.base_url + self.url_path
+
+    def start(self: _S) -> _S:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=self.thread_name, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self: _S) -> _S:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

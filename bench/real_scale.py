@@ -1,12 +1,14 @@
 """The default `reflong-build paper --since 2024-03` against a 2024-sized world, end to end.
 
-    python bench/real_scale.py [--scale 1.0] [--work DIR] [--dry-run-only] [--kill-after S]
+    python bench/real_scale.py [--scale 1.0] [--work DIR] [--lengths real|demo] [--dry-run-only]
+                               [--kill-after S]
 
 The world: ``synth-catalog`` (metadata-only arXiv at 2024's volume x --scale), its citation truth
 and an imperfect index view (``synth-index``: 3% missing, 1% spurious, non-arXiv citers), served by
 the arXiv stand-in (OAI-PMH + API; PDFs of the papers actually fetched rendered on demand from the
-truth, ``reflong.demo.on_demand``) and the Semantic Scholar stand-in (keyed: 1 request/s, so the
-index's published rate is what the run waits). The run uses defaults everywhere except the
+truth, ``reflong.demo.on_demand``; --lengths real, the default, sizes them by the corpus length
+model of ``synth-arxiv --lengths real``, demo gives the demo's ~3.5K tokens) and the Semantic
+Scholar stand-in (keyed: 1 request/s, so the index's published rate is what the run waits). The run uses defaults everywhere except the
 stand-ins' URLs and ``--delay 0``; it runs in a child process (peak RSS, SIGKILL).
 
 Prints a plan line, then as the last line a JSON object with the fields the issue names:
@@ -116,16 +118,17 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--work", default="bench-real-scale")
     ap.add_argument("--dry-run-only", action="store_true")
+    ap.add_argument("--lengths", choices=("real", "demo"), default="real", help="on-demand PDF length model")
     ap.add_argument("--kill-after", type=float, default=None, help="SIGKILL the run after S s, then rerun")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     w = world(work, args.scale)
-    run_dir = work / f"run-{args.scale:g}"
+    run_dir = work / f"run-{args.scale:g}-{args.lengths}"
     env = dict(os.environ, S2_API_KEY="bench-key")  # keyed: 1 request/s at the stand-in
     not_measured = []
     with ArxivServer(w) as ax, S2Server(w) as s2:
-        ax.pdf_source = OnDemandPdfs(ax.catalog, w / TRUTH_FILE)
+        ax.pdf_source = OnDemandPdfs(ax.catalog, w / TRUTH_FILE, lengths=args.lengths)
         base = [
             sys.executable,
             "-I",  # the installed package, never a checkout's reflong/ found through the cwd
@@ -149,7 +152,12 @@ def main() -> None:
         pdf_line = next(x for x in dry_out.splitlines() if x.strip().startswith("PDFs:"))
         index_estimate = int(index_line.split("estimated ")[1].split(";")[0])
         pdfs_planned = int(pdf_line.split("= ")[1].split()[0])
-        result: dict = {"scale": args.scale, "dry_run_s": round(dry_s, 1), "dry_run_requests": dry}
+        result: dict = {
+            "scale": args.scale,
+            "lengths": args.lengths,
+            "dry_run_s": round(dry_s, 1),
+            "dry_run_requests": dry,
+        }
         result["dry_run_estimate"] = {"index": index_estimate, "pdfs": pdfs_planned}
         if args.dry_run_only:
             print(json.dumps(result, sort_keys=True))
@@ -167,7 +175,7 @@ def main() -> None:
         real = diff(stats(ax, s2), before)
         if args.kill_after is not None:
             hashes = output_hashes(run_dir / "out")
-            clean = work / f"clean-{args.scale:g}"
+            clean = work / f"clean-{args.scale:g}-{args.lengths}"
             cmd = [x.replace(str(run_dir), str(clean)) for x in base]
             code, _, _ = run(cmd, env)
             identical = code == 0 and output_hashes(clean / "out") == hashes
@@ -206,10 +214,12 @@ def main() -> None:
                 "index": dry["index_batch"] + dry["index_citations"],
                 "pdfs": real["pdf"],
             },
-            "not_measured": [
-                *not_measured,
-                "per-paper lengths are the demo's ~3.5K tokens until docsize's length model plugs in",
-            ],
+            "not_measured": not_measured
+            + (
+                ["per-paper lengths are the demo's ~3.5K tokens (--lengths demo)"]
+                if args.lengths == "demo"
+                else []
+            ),
         }
     )
     print(json.dumps(result, sort_keys=True))

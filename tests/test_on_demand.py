@@ -63,3 +63,21 @@ def test_the_arxiv_stand_in_serves_rendered_pdfs_for_versions_without_a_file(sma
         served = requests.get(f"{server.url}/pdf/{rec['arxiv_id']}{rec['version']}")
     assert missing.status_code == 404
     assert served.status_code == 200 and served.content.startswith(b"%PDF-")
+
+
+def test_real_lengths_give_corpus_sized_papers_that_still_print_their_seeds(small_world):
+    from reflong.demo.world import real_lengths
+
+    catalog = read_catalog(small_world)
+    truth = read_truth_pairs(small_world / TRUTH_FILE)
+    citing = sorted({c for c, _ in truth})[0]
+    number = catalog.papers[citing].latest.number
+    demo = _text(OnDemandPdfs(catalog, small_world / TRUTH_FILE)(citing, number))
+    real = _text(OnDemandPdfs(catalog, small_world / TRUTH_FILE, lengths="real")(citing, number))
+    body, _ = real_lengths(0, citing)
+    # ~4 characters a token: the real paper is about its drawn body length, the demo's ~3.5K is not.
+    assert len(real) > 3 * body > len(demo)
+    for s in sorted(s for c, s in truth if c == citing):
+        assert catalog.papers[s].title[:40].lower() in real.lower()
+    with pytest.raises(ValueError, match="unknown length model"):
+        OnDemandPdfs(catalog, small_world / TRUTH_FILE, lengths="huge")

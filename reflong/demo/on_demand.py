@@ -11,7 +11,9 @@ PDF rendered by the demo's renderer (``document.compose`` + ``render.render_pdf`
 * a version dated before the seed window cites no seed (papers cannot cite the future), so a
   distractor read at its pinned version is date-safe, as in the real world;
 * the length comes from ``length_model(arxiv_id) -> target tokens`` (default: the demo's ~3.5K),
-  the hook where a realistic length distribution plugs in.
+  the hook where a realistic length distribution plugs in; ``lengths="real"`` plugs in the corpus
+  model of ``synth-arxiv --lengths real`` (``world.real_lengths``: body tokens and reference
+  entries per paper, long-form entries), so a real-scale run sees real-sized documents.
 
 Bytes depend only on (catalog, truth, seed, paper, version): a rerun gets the same PDF.
 """
@@ -28,7 +30,7 @@ from reflong.demo import text
 from reflong.demo.document import compose
 from reflong.demo.references import bibliography
 from reflong.demo.render import render_pdf
-from reflong.demo.world import Paper, Version, Work
+from reflong.demo.world import LENGTH_MODELS, REAL_BODY_SCALE, Paper, Version, Work, real_lengths
 from reflong.ingest.local_source import Catalog
 
 DEFAULT_TOKENS = 3500
@@ -48,12 +50,18 @@ class OnDemandPdfs:
         seed: int = 0,
         length_model: Callable[[str], int] | None = None,
         cache_size: int = 64,
+        lengths: str = "demo",
     ) -> None:
         import json
 
+        if lengths not in LENGTH_MODELS:
+            raise ValueError(f"unknown length model {lengths!r}: use one of {', '.join(LENGTH_MODELS)}")
         self.catalog = catalog
         self.seed = seed
-        self.length_model = length_model or (lambda _id: DEFAULT_TOKENS)
+        self.lengths = lengths
+        self.length_model = length_model or (
+            self._real_tokens if lengths == "real" else lambda _id: DEFAULT_TOKENS
+        )
         self.cites: dict[str, list[str]] = defaultdict(list)
         for line in Path(truth_file).read_text(encoding="utf-8").splitlines():
             if line:
@@ -68,10 +76,18 @@ class OnDemandPdfs:
         authors = list(p.authors) or ["A. Author"]
         return Work(arxiv_id, p.title, authors, _day(p.first_published), arxiv_id, p.doi, "arXiv preprint")
 
-    def _fillers(self, arxiv_id: str) -> list[Work]:
+    def _real_tokens(self, arxiv_id: str) -> int:
+        # As world.plan_world sizes a real-length paper: compose() subtracts 40 a planned entry.
+        body, n_refs = real_lengths(self.seed, arxiv_id)
+        return round(body * REAL_BODY_SCALE) + 40 * n_refs + 150
+
+    def _fillers(self, arxiv_id: str, n_cited: int) -> list[Work]:
         rng = random.Random(f"on-demand:{self.seed}:{arxiv_id}:fillers")
+        n = rng.randint(15, 35)
+        if self.lengths == "real":
+            n = max(0, real_lengths(self.seed, arxiv_id)[1] - n_cited)
         out = []
-        for i in range(rng.randint(15, 35)):
+        for i in range(n):
             year = rng.randint(2015, 2022)
             authors = [text.person(rng) for _ in range(rng.randint(1, 4))]
             venue = rng.choice(text.VENUES)
@@ -97,7 +113,7 @@ class OnDemandPdfs:
             for s in sorted(set(self.cites.get(arxiv_id, ())))
             if s in self.catalog.papers and _day(self.catalog.papers[s].first_published) <= vdate
         ]
-        works = cited + self._fillers(arxiv_id)
+        works = cited + self._fillers(arxiv_id, len(cited))
         rng = random.Random(f"on-demand:{self.seed}:{arxiv_id}")
         style = "numbered" if rng.random() < 0.6 else "author-year"
         categories = list(paper.categories) or [paper.primary_category or "cs.CL"]
@@ -112,7 +128,7 @@ class OnDemandPdfs:
             versions=[Version(vname, vdate, [w.key for w in works])],
         )
         by_key = {w.key: w for w in works} | {demo_paper.work.key: demo_paper.work}
-        entries = bibliography(works, style, f"on-demand:{self.seed}:{arxiv_id}:bib")
+        entries = bibliography(works, style, f"on-demand:{self.seed}:{arxiv_id}:bib", self.lengths == "real")
         data = render_pdf(compose(demo_paper, demo_paper.versions[0], entries, by_key, self.seed), style)
         self.rendered += 1
         self._cache[slot] = data

@@ -116,12 +116,10 @@ print(json.dumps({
 """
 
 
-def _a_child(work: Path, haystack: Path, tasks: int, lengths: str, row_group_mb: str) -> dict:
-    out = work / f"a-{tasks}"
-    args = ["--haystack", str(haystack), "--modes", "single", "--levels", "hard", "--lengths", lengths]
-    args += ["--tasks", str(tasks), "--out", str(out)]
+def _run_child(work: Path, code: str, row_group_mb: str, args: list[str], out: Path) -> dict:
+    """Run one build child (``python -I`` from ``work``, never the repository) and read its figures."""
     proc = subprocess.run(
-        [sys.executable, "-I", "-c", A_CHILD, row_group_mb, *args],
+        [sys.executable, "-I", "-c", code, row_group_mb, *args],
         capture_output=True,
         text=True,
         check=True,
@@ -130,6 +128,13 @@ def _a_child(work: Path, haystack: Path, tasks: int, lengths: str, row_group_mb:
     info = json.loads(proc.stdout.strip().splitlines()[-1])
     info["output_mb"] = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
     return info
+
+
+def _a_child(work: Path, haystack: Path, tasks: int, lengths: str, row_group_mb: str) -> dict:
+    out = work / f"a-{tasks}"
+    args = ["--haystack", str(haystack), "--modes", "single", "--levels", "hard", "--lengths", lengths]
+    args += ["--tasks", str(tasks), "--out", str(out)]
+    return _run_child(work, A_CHILD, row_group_mb, args, out)
 
 
 def bench_a(work: Path, tasks: int, lengths: str, row_group_mb: str) -> None:
@@ -180,16 +185,7 @@ def _paper_child(work: Path, db: Path, tasks: int, row_group_mb: str) -> dict:
     out = work / f"paper-{tasks}"
     args = ["--db", str(db), "--since", "2024-03", "--pool-months", "6", "--distractor-months", "6"]
     args += ["--seed", "0", "--reuse-db", "--tasks", str(tasks), "--out", str(out)]
-    proc = subprocess.run(
-        [sys.executable, "-I", "-c", PAPER_CHILD, row_group_mb, *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=work,
-    )
-    info = json.loads(proc.stdout.strip().splitlines()[-1])
-    info["output_mb"] = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
-    return info
+    return _run_child(work, PAPER_CHILD, row_group_mb, args, out)
 
 
 def bench_paper_scale(work: Path, tasks: int, row_group_mb: str) -> None:

@@ -140,6 +140,19 @@ def _row_fields(meta: PaperMeta, kind: str) -> dict:
     }
 
 
+def page_counter(bar, noun: str) -> Callable[[int], None]:
+    """A page callback for a metadata progress bar: one tick a page, the running count beside it."""
+    total = 0
+
+    def page_done(n: int) -> None:
+        nonlocal total
+        total += n
+        bar.update(1)
+        bar.set_postfix_str(f"{total} {noun}")
+
+    return page_done
+
+
 def _select(
     source: Source, settings: IngestSettings, summary: IngestSummary, session, progress: ProgressFactory
 ) -> list[tuple[str | None, PaperMeta]]:
@@ -173,14 +186,7 @@ def _select(
     seen: dict[str, str] = {}
     chosen, distractors = [], []
     with progress(total=None, desc="metadata pages", unit="page") as bar:
-        entries = 0
-
-        def page_done(n: int) -> None:
-            nonlocal entries
-            entries += n
-            bar.update(1)
-            bar.set_postfix_str(f"{entries} entries")
-
+        page_done = page_counter(bar, "entries")
         source.on_page(page_done)
         for window in build.windows():
             metas = source.window(window, categories, None if window.role == POOL else settings.max_papers)
@@ -340,14 +346,7 @@ def _run_arxiv(
     try:
         with session_for(engine) as session:
             with progress(total=None, desc="metadata pages", unit="page") as bar:
-                entries = 0
-
-                def page_done(n: int) -> None:
-                    nonlocal entries
-                    entries += n
-                    bar.update(1)
-                    bar.set_postfix_str(f"{entries} records")
-
+                page_done = page_counter(bar, "records")
                 client = PoliteArxivClient(base_url, conn=conn, page_size=settings.api_page_size)
                 if settings.metadata == "oai":
                     needed_from = min(w.start for w in build.windows()).isoformat()

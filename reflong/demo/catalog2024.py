@@ -25,6 +25,9 @@ the author's reason without the word "withdrawn". About 3% get a metadata-only u
 added: the OAI datestamp moves, no new version). A few records are messy on purpose: TeX and
 line breaks in titles, no categories, a version without a date.
 
+Titles come from ``titles.realistic_title`` (see there): the demo grammar's few hundred thousand
+one-word-apart titles made every reference look like dozens of a 7,000-seed window's papers.
+
 Growth. Everything about a paper is drawn from a random stream seeded by (seed, scale, month of
 its first version), so ``until`` only truncates: a paper is written when its first version is in a
 month up to ``until``, with the versions, withdrawal and DOI update dated up to the end of that
@@ -45,6 +48,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from reflong.demo import text
+from reflong.demo.titles import realistic_title
 
 FORMAT = "reflong-catalog2024/1"
 FIRST_MONTH = "2023-12"
@@ -166,22 +170,12 @@ def _gap_days(d: _Draw) -> int:
     return d.int(91, 300)
 
 
-_TITLE_PATTERNS = (
-    *text._PLAIN_PATTERNS,
-    "{Name}: {Adj} {Noun} for {Task}",
-    "{Name}: Scaling {Noun} to {Domain}",
-    "{Name}: A {Adj} Approach to {Task}",
-)
 _ABSTRACT = (
     "We study {adj} {noun} for {task}, where {noun2} are often {adj2}. "
     "Our method {verb} the cost of {noun} by {n} points on {domain} while keeping {noun2} {adj2}."
 )
 _VERBS = ("reduces", "halves", "cuts", "improves", "lowers")
 _AUTHOR_COUNTS = (1, 2, 2, 3, 3, 4, 4, 5, 6, 8)
-
-
-def _title_case(word: str) -> str:
-    return "-".join(p[:1].upper() + p[1:] for p in word.split("-"))
 
 
 class _Draw:
@@ -235,14 +229,7 @@ def _paper(d: _Draw, arxiv_id: str, first: date, kind: str, serial: int) -> dict
         d.pick(text.NOUNS),
     )
     task, domain = d.pick(text.TASKS), d.pick(text.DOMAINS)
-    title = d.pick(_TITLE_PATTERNS).format(
-        Adj=_title_case(adj),
-        Noun=_title_case(noun),
-        Noun2=_title_case(noun2),
-        Task=task,
-        Domain=domain,
-        Name=d.pick(text.NAME_HEADS) + d.pick(text.NAME_TAILS),
-    )
+    title = realistic_title(d.r)
     messy = d.r()
     if messy < 0.01:
         title = title.replace(" ", "\n  ", 1) + " with $\\mathcal{O}(n\\log n)$ Cost"

@@ -30,6 +30,7 @@ from reflong.demo import text
 from reflong.demo.document import compose
 from reflong.demo.references import bibliography
 from reflong.demo.render import render_pdf
+from reflong.demo.titles import realistic_title
 from reflong.demo.world import LENGTH_MODELS, REAL_BODY_SCALE, Paper, Version, Work, real_lengths
 from reflong.ingest.local_source import Catalog
 
@@ -93,7 +94,7 @@ class OnDemandPdfs:
             venue = rng.choice(text.VENUES)
             out.append(
                 Work(
-                    f"ext-{arxiv_id}-{i}", text.plain_title(rng), authors, date(year, 6, 1), None, None, venue
+                    f"ext-{arxiv_id}-{i}", realistic_title(rng.random), authors, date(year, 6, 1), None, None, venue
                 )
             )
         return out

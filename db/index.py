@@ -1,6 +1,6 @@
 """What a citation index said, cached so that a rerun asks nothing twice, and what we made of it.
 
-The index (Semantic Scholar, or its local stand-in) only *proposes*: which seed-window papers are
+The index (Semantic Scholar or OpenAlex, or their local stand-ins) only *proposes*: which seed-window papers are
 cited how often, and which papers cite them. Its answers are stored verbatim here, keyed by what
 was asked, so a killed or repeated run reads them from the store instead of the network:
 

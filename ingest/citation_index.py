@@ -5,11 +5,12 @@ A citation index answers two questions, and only these are used:
 * ``papers(arxiv_ids)``: how often is each paper cited (and is it known at all)?
 * ``citers(arxiv_id)``: which papers cite it (with their arXiv id if they are on arXiv, and date)?
 
-Semantic Scholar (``semantic_scholar.S2Index``) is the provider; OpenAlex would fit the same two
-methods (``filter=cites:W...`` paged by cursor; an arXiv id maps to a work through its DOI
-``10.48550/arXiv.<id>``), but it is not built: one provider keeps the request budget simple, and
-the stand-in world serves S2's protocol. ``CachedIndex`` wraps any provider with the store
-(``db/index.py``), so every answer is asked once: a rerun, or a run after a kill, reads the cache.
+Two providers: Semantic Scholar (``semantic_scholar.S2Index``: batch lookup by ``ARXIV:`` ids,
+citations paged by offset) and OpenAlex (``openalex.OpenAlexIndex``: ``filter=doi:`` OR-lists of
+arXiv's DataCite DOIs ``10.48550/arXiv.<id>``, ``filter=cites:W...`` paged by cursor). Each keeps
+its own answers in the store (``source`` "s2" or "openalex"). ``CachedIndex`` wraps any provider
+with the store (``db/index.py``), so every answer is asked once: a rerun, or a run after a kill,
+reads the cache.
 
 The index never decides a label (DESIGN.md invariant 6): it decides which PDFs to fetch.
 """
@@ -26,6 +27,11 @@ from sqlmodel import Session, select
 
 from reflong.db.index import IndexCitation, IndexCitersDone, IndexPaper
 from reflong.db.papers import utcnow
+from reflong.errors import NetworkError
+
+
+class IndexUnreachable(NetworkError):
+    """The index host could not be reached at all (the plan may go on without an index)."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +65,12 @@ class CitationIndex(Protocol):
     requests: Counter  # requests made, by kind ("batch", "citations")
     batch_size: int  # ids per lookup request
     page_size: int  # citers per page
-    max_citers: int  # the provider's paging cap (offset + limit)
+    max_citers: int  # the provider's paging cap (S2: offset + limit; OpenAlex's cursor: none)
+    delay: float  # seconds between two requests (the politeness gate)
+    published_gap: float  # seconds a request at the provider's published rate, for the plan's hours
 
     def papers(self, arxiv_ids: list[str]) -> list[IndexedPaper]: ...
-    def citers(self, arxiv_id: str) -> CitersPage: ...
+    def citers(self, arxiv_id: str, paper_key: str | None = None) -> CitersPage: ...
 
 
 def lookup_requests(n_ids: int, batch_size: int) -> int:
@@ -144,7 +152,14 @@ class CachedIndex:
                         .order_by(IndexCitation.citing_key)
                     ).all()
                 ]
-        page = self.provider.citers(arxiv_id)
+            # The provider's own id of the paper, when a lookup stored it: OpenAlex's ``cites:``
+            # filter takes only its work ids, and a rerun must not look the paper up again.
+            paper_key = session.exec(
+                select(IndexPaper.paper_key).where(
+                    IndexPaper.source == self.source, IndexPaper.arxiv_id == arxiv_id
+                )
+            ).first()
+        page = self.provider.citers(arxiv_id, paper_key)
         unique = {c.key: c for c in page.citers}
         with Session(self.engine) as session:
             # A page list interrupted by a kill left nothing behind (one transaction per seed).

@@ -33,7 +33,7 @@ from urllib.parse import quote, urlsplit
 import requests
 
 from reflong.errors import NetworkError, ReflongError
-from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper
+from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper, IndexUnreachable
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,
@@ -56,10 +56,6 @@ CITER_FIELDS = "externalIds,publicationDate,title"
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
-class IndexUnreachable(NetworkError):
-    """The index host could not be reached at all (the plan may go on without an index)."""
-
-
 def published_delay(api_key: str | None) -> float:
     return KEYED_DELAY if api_key else SHARED_DELAY
 
@@ -79,6 +75,7 @@ class S2Index:
     batch_size = BATCH_SIZE
     page_size = PAGE_SIZE
     max_citers = MAX_CITERS
+    published_gap = 1.0  # 1 request/s with a key: the rate the plan's "hours at the rules" assumes
 
     def __init__(
         self,
@@ -124,7 +121,8 @@ class S2Index:
             )
         return out
 
-    def citers(self, arxiv_id: str) -> CitersPage:
+    def citers(self, arxiv_id: str, paper_key: str | None = None) -> CitersPage:
+        """``paper_key`` is not needed: S2 takes ``ARXIV:<id>`` in the path."""
         citers: list[Citer] = []
         offset, capped = 0, False
         path = f"/graph/v1/paper/{quote('ARXIV:' + arxiv_id, safe=':')}/citations"

@@ -48,6 +48,10 @@ def _http_url(_ctx, _param, value: str) -> str:
     return value.strip()
 
 
+def _optional_http_url(ctx, param, value: str | None) -> str | None:
+    return None if value is None else _http_url(ctx, param, value)
+
+
 def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in value.split(",") if c.strip())
 
@@ -158,11 +162,12 @@ _DECORATORS = [
     ),
     click.option(
         "--citation-index",
-        type=click.Choice(["auto", "s2", "none"]),
+        type=click.Choice(["auto", "s2", "openalex", "none"]),
         default="auto",
         show_default=True,
         help="Choose keys and citers with Semantic Scholar (auto: when S2_API_KEY or --s2-url is set; "
-        "an unreachable index falls back to none) or sample the pool without one.",
+        "an unreachable index falls back to none), with OpenAlex (openalex; key from OPENALEX_API_KEY), "
+        "or sample the pool without one.",
     ),
     click.option(
         "--s2-url",
@@ -170,10 +175,24 @@ _DECORATORS = [
         help="Base URL of a Semantic Scholar Graph API endpoint [default: https://api.semanticscholar.org].",
     ),
     click.option(
+        "--openalex-url",
+        default=None,
+        callback=_optional_http_url,
+        help="Base URL of an OpenAlex API endpoint, for --citation-index openalex [default: https://api.openalex.org].",
+    ),
+    click.option(
+        "--openalex-mailto",
+        default=None,
+        envvar="OPENALEX_MAILTO",
+        metavar="EMAIL",
+        help="Email sent as mailto= to OpenAlex (its polite pool). Env: OPENALEX_MAILTO.",
+    ),
+    click.option(
         "--index-delay",
         type=click.FloatRange(min=0),
         default=None,
-        help="Seconds between index requests [default: S2's published rate: 1 with S2_API_KEY, 3 without].",
+        help="Seconds between index requests [default: the index's published rate: S2 1 with "
+        "S2_API_KEY, 3 without; OpenAlex 0.11].",
     ),
     click.option(
         "--keys",
@@ -253,6 +272,8 @@ def plan_settings(opts: dict) -> PlanSettings:
     return PlanSettings(
         citation_index=opts.get("citation_index") or "auto",
         s2_url=opts.get("s2_url"),
+        openalex_url=opts.get("openalex_url"),
+        openalex_mailto=opts.get("openalex_mailto"),
         index_delay=index_delay,
         keys=opts.get("n_keys") or 60,
         citers_per_key=opts.get("citers_per_key") or 30,

@@ -1,20 +1,22 @@
 """The default `reflong-build paper --since 2024-03` against a 2024-sized world, end to end.
 
     python bench/real_scale.py [--scale 1.0] [--work DIR] [--lengths real|demo] [--dry-run-only]
-                               [--kill-after S]
+                               [--kill-after S] [--index s2|openalex]
 
 The world: ``synth-catalog`` (metadata-only arXiv at 2024's volume x --scale), its citation truth
 and an imperfect index view (``synth-index``: 3% missing, 1% spurious, non-arXiv citers), served by
 the arXiv stand-in (OAI-PMH + API; PDFs of the papers actually fetched rendered on demand from the
 truth, ``reflong.demo.on_demand``; --lengths real, the default, sizes them by the corpus length
 model of ``synth-arxiv --lengths real``, demo gives the demo's ~3.5K tokens) and the Semantic
-Scholar stand-in (keyed: 1 request/s, so the index's published rate is what the run waits). The run uses defaults everywhere except the
-stand-ins' URLs and ``--delay 0``; it runs in a child process (peak RSS, SIGKILL).
+Scholar stand-in (keyed: 1 request/s, so the index's published rate is what the run waits), or with
+``--index openalex`` the OpenAlex stand-in on the same index view (keyed: $1 a day; the client's
+0.11 s gate). The run uses defaults everywhere except the stand-ins' URLs and ``--delay 0``; it
+runs in a child process (peak RSS, SIGKILL).
 
 Prints a plan line, then as the last line a JSON object with the fields the issue names:
 requests, pdfs_fetched, keys, tasks (by setting), answer_precision, answer_recall (final answers vs
 the world's truth), index_agreement, peak_rss_mb, wall_s, projected_hours (arXiv 3 s a request,
-the index 1 s), identical_after_kill (null unless --kill-after), usable_share (fetched pool and
+the index 1 s for S2, 0.11 s for OpenAlex), identical_after_kill (null unless --kill-after), usable_share (fetched pool and
 distractor papers that became documents under the token budget), and dry_run_estimate vs
 requests_after_plan. What it cannot measure yet is said in a "not_measured" field.
 """
@@ -38,10 +40,12 @@ from reflong.demo.catalog2024 import write_catalog
 from reflong.demo.citation_graph import TRUTH_FILE, read_truth_pairs, write_world_index
 from reflong.demo.on_demand import OnDemandPdfs
 from reflong.servers.arxiv_server import ArxivServer
+from reflong.servers.openalex_server import OpenAlexServer
 from reflong.servers.s2_server import S2Server
 
 SINCE = "2024-03"
-ARXIV_DELAY, INDEX_DELAY = 3.0, 1.0
+ARXIV_DELAY = 3.0
+INDEX_DELAY = {"s2": 1.0, "openalex": 0.11}  # S2: 1 request/s with a key; OpenAlex: our gate
 
 
 def world(work: Path, scale: float) -> Path:
@@ -69,7 +73,7 @@ def run(cmd: list[str], env: dict, kill_after: float | None = None) -> tuple[int
     return proc.returncode, time.perf_counter() - t0, out
 
 
-def stats(ax: ArxivServer, s2: S2Server) -> dict:
+def stats(ax: ArxivServer, s2: S2Server | OpenAlexServer) -> dict:
     a = requests.get(ax.url + "/_stats").json()
     b = requests.get(s2.url + "/_stats").json()
     by_kind = a.get("by_kind", a)
@@ -120,14 +124,17 @@ def main() -> None:
     ap.add_argument("--dry-run-only", action="store_true")
     ap.add_argument("--lengths", choices=("real", "demo"), default="real", help="on-demand PDF length model")
     ap.add_argument("--kill-after", type=float, default=None, help="SIGKILL the run after S s, then rerun")
+    ap.add_argument("--index", choices=("s2", "openalex"), default="s2", help="the citation index stand-in")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     w = world(work, args.scale)
-    run_dir = work / f"run-{args.scale:g}-{args.lengths}"
-    env = dict(os.environ, S2_API_KEY="bench-key")  # keyed: 1 request/s at the stand-in
+    run_dir = work / (f"run-{args.scale:g}-{args.lengths}" + ("" if args.index == "s2" else f"-{args.index}"))
+    # keyed: 1 request/s at the S2 stand-in; $1 a day (10,000 list requests) at the OpenAlex one
+    env = dict(os.environ, S2_API_KEY="bench-key", OPENALEX_API_KEY="bench-key")
     not_measured = []
-    with ArxivServer(w) as ax, S2Server(w) as s2:
+    index_server = S2Server(w) if args.index == "s2" else OpenAlexServer(w)
+    with ArxivServer(w) as ax, index_server as s2:
         ax.pdf_source = OnDemandPdfs(ax.catalog, w / TRUTH_FILE, lengths=args.lengths)
         base = [
             sys.executable,
@@ -140,7 +147,11 @@ def main() -> None:
             "--arxiv-url",
             ax.url,
         ]
-        base += ["--s2-url", s2.url, "--delay", "0", "--db", str(run_dir / "store.db")]
+        if args.index == "s2":
+            base += ["--s2-url", s2.url]
+        else:
+            base += ["--citation-index", "openalex", "--openalex-url", s2.url]
+        base += ["--delay", "0", "--db", str(run_dir / "store.db")]
         base += ["--cache", str(run_dir / "cache"), "--out", str(run_dir / "out")]
         before = stats(ax, s2)
         code, dry_s, dry_out = run([*base, "--dry-run"], env)
@@ -154,6 +165,7 @@ def main() -> None:
         pdfs_planned = int(pdf_line.split("= ")[1].split()[0])
         result: dict = {
             "scale": args.scale,
+            "index": args.index,
             "lengths": args.lengths,
             "dry_run_s": round(dry_s, 1),
             "dry_run_requests": dry,
@@ -205,7 +217,9 @@ def main() -> None:
             "index_agreement": report.get("index_agreement", {}),
             "peak_rss_mb": round(rss_mb, 1),
             "wall_s": round(wall + dry_s, 1),
-            "projected_hours": round((arxiv_requests * ARXIV_DELAY + index_requests * INDEX_DELAY) / 3600, 2),
+            "projected_hours": round(
+                (arxiv_requests * ARXIV_DELAY + index_requests * INDEX_DELAY[args.index]) / 3600, 2
+            ),
             "identical_after_kill": identical,
             "usable_share": round(1 - len(report.get("excluded_docs", {})) / fetched_docs, 4)
             if fetched_docs

@@ -12,7 +12,9 @@ Endpoints used (https://docs.openalex.org, "Get lists of entities"; all GET ``/w
   first), paged by cursor (paging: ``cursor=*``, then ``meta.next_cursor`` until it is null and
   ``results`` is empty). Basic paging (``page=``) reaches only the first 10,000 results of a list;
   cursor paging reaches all of them, so OpenAlex has no cap like S2's 10,000. ``per-page`` is 1 to
-  200 (paging). We stop at a short page or once ``meta.count`` works are in hand, which saves the
+  200 (paging; the newer guide, https://developers.openalex.org/guides/page-through-results, lists
+  ``per_page`` 1 to 100: should the live API refuse 200, the 400 names it and ``PAGE_SIZE`` is
+  the one number to change). We stop at a short page or once ``meta.count`` works are in hand, which saves the
   final empty page the docs describe and makes the request count ceil(count / 200).
 * ``select=`` returns only the listed root-level fields (select-fields; nested names are an error).
 
@@ -29,7 +31,11 @@ in the "polite pool" (faster, steadier answers) and lets OpenAlex reach the user
 0.11 s (the older 10 per second plus a 10% margin; the budget, not the speed, is what binds), every
 429 retried with our exponential backoff (or ``Retry-After``, if OpenAlex ever sends one), except a
 429 whose ``x-ratelimit-remaining-usd`` header says the day's budget is spent: waiting minutes
-cannot help, so the run stops at once with one line (the answers so far are in the store).
+cannot help, so the run stops at once with one line (the answers so far are in the store). The
+error page (https://developers.openalex.org/api-reference/errors) says only "check rate limit
+headers to see your remaining allowance"; the names ``x-ratelimit-remaining-usd`` and
+``x-ratelimit-reset`` (seconds to midnight UTC) are those OpenAlex's answers carry as reported by
+other clients, not documented names, so without the header a 429 is simply retried.
 
 Why not the ``pyalex`` PyPI client: it has its own session and its own retry loop (urllib3's
 ``Retry`` with its own backoff) and pages internally, so it would not share our politeness gate,

@@ -1,7 +1,8 @@
 """The PDF plan of a build: which papers to fetch, and what that costs, before any download.
 
 With a citation index (``--citation-index s2``, or ``auto`` when ``S2_API_KEY`` or ``--s2-url`` is
-set; or ``--citation-index openalex``, the same questions asked of OpenAlex): seed-window papers are looked up in batches for their citation counts; keys are tried
+set; ``--citation-index openalex`` asks OpenAlex the same questions): seed-window papers are looked
+up in batches for their citation counts; keys are tried
 across citation bands (``selection.key_order``) and each key's citers are paged until ``--keys``
 keys have at least two arXiv citers inside the pool window; up to ``--citers-per-key`` of those
 (a seeded sample) are fetched per key. Then ``--controls`` pool papers the index links to none of

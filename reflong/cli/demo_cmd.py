@@ -213,7 +213,8 @@ def synth_index(
     \b
     A rendered demo catalog's truth comes from its truth.jsonl; a metadata-only catalog gets a
     generated graph (pool papers cite seed-window papers with power-law popularity). Serve the
-    view with: python -m reflong.servers.s2_server --catalog DIR
+    view with: python -m reflong.servers.s2_server --catalog DIR (Semantic Scholar's protocol) or
+    python -m reflong.servers.openalex_server --catalog DIR (OpenAlex's).
     """
     from reflong.demo.citation_graph import IndexConfig, write_world_index
 

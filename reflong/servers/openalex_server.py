@@ -26,8 +26,9 @@ at most ``per_second`` requests in any second per caller (default 100, the publi
 a daily budget in US dollars, $0.0001 a list call: $1 with an API key (``api_key=``), $0.01 without.
 Over either: 429 with JSON ``{"error", "message"}``. Every list answer carries
 ``x-ratelimit-cost-usd``, ``x-ratelimit-remaining-usd`` and ``x-ratelimit-reset`` (seconds to the
-budget's reset at midnight UTC), the headers OpenAlex sends (its docs say "check rate limit
-headers to see your remaining allowance"). No ``Retry-After`` is sent: OpenAlex documents none.
+budget's reset at midnight UTC): the docs (https://developers.openalex.org/api-reference/errors)
+say only "check rate limit headers to see your remaining allowance"; these names are those
+other clients report seeing on OpenAlex's answers. No ``Retry-After`` is sent: OpenAlex documents none.
 An API key not in ``api_keys`` (when given): 403. ``mailto=`` is accepted (the polite pool).
 ``GET /_stats``: requests by kind (``batch`` for ``doi:``, ``citations`` for ``cites:``) and
 status (the request counter; not part of OpenAlex's protocol).

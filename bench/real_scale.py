@@ -133,7 +133,8 @@ def main() -> None:
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     w = world(work, args.scale)
-    run_dir = work / (f"run-{args.scale:g}-{args.lengths}" + ("" if args.index == "s2" else f"-{args.index}"))
+    suffix = "" if args.index == "s2" else f"-{args.index}"  # S2's folders keep their old names
+    run_dir = work / f"run-{args.scale:g}-{args.lengths}{suffix}"
     # keyed: 1 request/s at the S2 stand-in; $1 a day (10,000 list requests) at the OpenAlex one
     env = dict(os.environ, S2_API_KEY="bench-key", OPENALEX_API_KEY="bench-key")
     not_measured = []
@@ -189,7 +190,7 @@ def main() -> None:
         if args.kill_after is not None:
             # The measured run above is uninterrupted; a second store is killed mid-run, rerun,
             # and must end with the same outputs having asked for nothing twice.
-            killed = work / f"killed-{args.scale:g}-{args.lengths}"
+            killed = work / f"killed-{args.scale:g}-{args.lengths}{suffix}"
             cmd = [x.replace(str(run_dir), str(killed)) for x in base]
             before_kill = stats(ax, s2)
             code, _, _ = run(cmd, env, kill_after=args.kill_after)

@@ -272,7 +272,16 @@ class OpenAlexIndex:
                 problem = f"connection failed ({connection_reason(exc)})"
             else:
                 if resp.status_code == 200:
-                    return resp.json()
+                    try:
+                        body = resp.json()
+                    except ValueError:
+                        body = None
+                    if not isinstance(body, dict):
+                        raise NetworkError(
+                            f"OpenAlex at {self._host} answered GET /works ({kind}) with a body that is not "
+                            "a JSON object; check --openalex-url"
+                        )
+                    return body
                 if resp.status_code in (401, 403):
                     raise ReflongError(
                         f"OpenAlex at {self._host} refused the request (HTTP {resp.status_code}: "

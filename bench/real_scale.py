@@ -1,10 +1,10 @@
 """The default `reflong-build paper --since 2024-03` against a 2024-sized world, end to end.
 
     python bench/real_scale.py [--scale 1.0] [--work DIR] [--lengths real|demo] [--dry-run-only]
-                               [--kill-after S] [--index s2|openalex]
+                               [--kill-after S[,S2...]] [--index s2|openalex]
 
-With --kill-after S a second store is built beside the measured one: SIGKILLed after S seconds,
-rerun, and compared byte for byte with the measured run's outputs (``identical_after_kill``);
+With --kill-after S[,S2...] a second store is built beside the measured one: SIGKILLed after S
+seconds, rerun (and killed again after S2 seconds of the rerun, ...), run to the end, and compared byte for byte with the measured run's outputs (``identical_after_kill``);
 ``after_kill`` gives the PDFs the killed+resumed pair fetched and how many of them twice.
 
 The world: ``synth-catalog`` (metadata-only arXiv at 2024's volume x --scale), its citation truth
@@ -127,7 +127,12 @@ def main() -> None:
     ap.add_argument("--work", default="bench-real-scale")
     ap.add_argument("--dry-run-only", action="store_true")
     ap.add_argument("--lengths", choices=("real", "demo"), default="real", help="on-demand PDF length model")
-    ap.add_argument("--kill-after", type=float, default=None, help="SIGKILL the run after S s, then rerun")
+    ap.add_argument(
+        "--kill-after",
+        type=lambda v: [float(x) for x in v.split(",")],
+        default=None,
+        help="S[,S2...]: SIGKILL a second store's run after S s, rerun (killed again after S2 s...), finish",
+    )
     ap.add_argument("--index", choices=("s2", "openalex"), default="s2", help="the citation index stand-in")
     args = ap.parse_args()
     work = Path(args.work).resolve()
@@ -193,8 +198,9 @@ def main() -> None:
             killed = work / f"killed-{args.scale:g}-{args.lengths}{suffix}"
             cmd = [x.replace(str(run_dir), str(killed)) for x in base]
             before_kill = stats(ax, s2)
-            code, _, _ = run(cmd, env, kill_after=args.kill_after)
-            print(f"killed after {args.kill_after} s (exit {code})", flush=True)
+            for after in args.kill_after:
+                code, _, _ = run(cmd, env, kill_after=after)
+                print(f"killed after {after:g} s (exit {code})", flush=True)
             code, resume_s, _ = run(cmd, env)
             twice = diff(stats(ax, s2), before_kill)
             identical = code == 0 and output_hashes(killed / "out") == output_hashes(run_dir / "out")

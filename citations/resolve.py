@@ -17,7 +17,8 @@ its words points to, plus the seeds its arXiv id or DOI names.
 Year and first author are cross-checks. Real bibliographies contain wrong arXiv ids (copy-paste)
 and near-identical titles, so an id match whose title and authors disagree goes to ``review``,
 as does a title match that carries a different arXiv id, a year long before the seed existed, or
-a short generic title without the seed's first author.
+a short generic title without the seed's first author. An older year *and* another first author
+together reject: that is another work that happens to share the title.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from rapidfuzz import fuzz
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-RESOLVER_VERSION = "resolve-3"  # 3: every exact occurrence of a title is scored
+RESOLVER_VERSION = "resolve-4"  # 4: an older year and another first author reject a title match
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -305,10 +306,17 @@ class SeedIndex:
             notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
             score = min(score, t.review - 0.01)
-        if seed.year and ref.years and max(ref.years) < seed.year - 1:
+        predates = bool(seed.year and ref.years and max(ref.years) < seed.year - 1)
+        if predates:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)
-        if author == "mismatch":
+        if predates and author == "mismatch":
+            # Written before the seed existed, by someone else: two independent facts against, so
+            # another work with the same title ("Can Diffusion Models Reason?" 2019 vs 2024), not
+            # a doubt for a person to settle.
+            notes.append("first author not found: another work of the same title")
+            score = min(score, t.review - 0.01)
+        elif author == "mismatch":
             notes.append("first author not found")
             if seed.n_words <= 3:
                 score = min(score, t.accept - 0.01)

@@ -268,10 +268,11 @@ def _plan(
         is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
     )
     plan.metadata_requests = metadata_requests
-    for line in plan.lines():
-        log.info(line)
     if plan_callback is not None:
-        plan_callback(plan)
+        plan_callback(plan)  # the CLI prints it; logging it as well showed every line twice
+    else:
+        for line in plan.lines():
+            log.info(line)
     return plan
 
 

@@ -160,6 +160,22 @@ def test_reference_older_than_the_seed_is_not_accepted(index):
     assert "1607.06450" not in accepted(index, ref)
 
 
+def test_older_year_and_another_first_author_is_another_work():
+    """Same title, written years before the seed by someone else: reject, not a doubt to review.
+    With the seed's first author the same string stays a doubt (a wrong year happens)."""
+    seed = SeedTitle("2403.10469", "Can Diffusion Models Reason about Clinical Notes?", "2024-03-20", "Varga")
+    index = SeedIndex([seed])
+    other = "Castro, R. and Reyes, M. (2019). Can diffusion models reason about clinical notes? In ICLR."
+    (m,) = index.resolve(other)
+    assert m.band == "reject" and "another work of the same title" in m.reason
+    same = "Varga, F. and Reyes, M. (2019). Can diffusion models reason about clinical notes? In ICLR."
+    (m,) = index.resolve(same)
+    assert m.band == "review" and "predates" in m.reason
+    fresh = "Castro, R. and Reyes, M. (2024). Can diffusion models reason about clinical notes? arXiv."
+    (m,) = index.resolve(fresh)
+    assert m.band == "accept"  # a current year: an author block the parser misread is no veto
+
+
 def test_thresholds_are_configurable(seeds):
     ref = "[21] K. He et al. Deep residual learning for image recognitio. In CVPR, 2016."
     strict = SeedIndex(seeds, Thresholds(accept=99.5, review=80))

@@ -13,7 +13,6 @@ from pathlib import Path
 import click
 
 from reflong.cli.options import SEED
-from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
 from reflong.progress import tqdm_progress
 
@@ -81,6 +80,8 @@ def synth_arxiv(
     Writes OUT/papers.jsonl, OUT/seeds.jsonl (the local catalog format), OUT/pdf/<id>v<N>.pdf,
     OUT/truth.jsonl (which seeds each paper version cites, near misses) and OUT/generator.json.
     """
+    from reflong.demo.generate import generate  # PyMuPDF: ~1 s, not for every `--help`
+
     cfg = SynthConfig(
         papers=papers,
         seed=seed,
@@ -118,6 +119,8 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
 
     out = Path(out_dir)
     since, pool_months, distractor_months = "2024-03", 6, 6
+    from reflong.demo.generate import generate
+
     summary = generate(
         out / "catalog", SynthConfig(papers=papers, seed=seed, since=since), progress=tqdm_progress
     )

@@ -119,12 +119,15 @@ def index_view(truth: list[tuple[str, str]], catalog: Catalog, config: IndexConf
             rows[(cited, paper_id(citing))] = arxiv_row(citing, cited)
     truth_set = set(truth)
     citing_ids = sorted({c for c, _ in truth})
-    cited_ids = sorted({d for _, d in truth})
+    # Spurious links land on a cited paper as often as true ones do (a misattributed reference
+    # names a well-known work far more often than an obscure one), so a key's sampled citers
+    # carry about ``spurious`` of them whatever its citation band.
+    cited_by_popularity = [d for _, d in truth]
     r = random.Random(f"index:{s}:spurious")
     for _ in range(round(config.spurious * len(truth))):
         if not citing_ids:
             break
-        pair = (r.choice(citing_ids), r.choice(cited_ids))
+        pair = (r.choice(citing_ids), r.choice(cited_by_popularity))
         if pair not in truth_set:
             rows[(pair[1], paper_id(pair[0]))] = arxiv_row(*pair)
     per_seed: dict[str, int] = {}

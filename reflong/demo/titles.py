@@ -10,12 +10,13 @@ Models" is in about a fifth of 2024's cs.CL titles) but combine them with rarer 
 words long, and a third carry a system name before a colon.
 
 This model keeps those traits: several hundred terms a slot drawn with a Zipf-like skew (so some
-words are everywhere and most are rare), about thirty templates of different shapes, optional
-qualifiers, invented system names from syllables (tens of thousands), and sequel numbers now and
-then. ``bench/titles.py`` compares it with real titles (the corpus' seeds and the titles in its
-papers' bibliographies): words per title, colon share, and the share of title pairs that score
-near each other (the resolver's ``keep`` and ``review`` levels), the figure that decides how many
-near-miss edges a world makes.
+words are everywhere and most are rare), twenty-odd templates of different shapes, concrete focus
+phrases, invented system names from syllables (tens of thousands), and sequel numbers now and then.
+Short question and survey titles mostly name a setting, so exact repeats stay rare (0.34% of a
+90,000-title world: a repeated title whose twin is outside the seed set is a trap the resolver
+must survive, as on arXiv). ``bench/titles.py`` compares it with real titles (the corpus' seeds and
+its papers' bibliographies): median words 8 (real 8), colon share 0.45 (0.43), title pairs scoring
+at least 75 per million 77 (real 248; the demo grammar 2,623), at least 60: 3,364 (1,595; 35,821).
 
 Draws use only ``r()`` (a ``random.random``): the catalog generator's streams stay cheap and a
 title depends only on the draws it makes.
@@ -263,20 +264,20 @@ _TEMPLATES: tuple[Callable[[Draw], str], ...] = (
     lambda r: f"{_skewed(r, GERUNDS)} {_phrase(r)} for {_where(r)}",
     lambda r: f"{_skewed(r, GERUNDS)} {_phrase(r)} with {_skewed(r, METHODS)}",
     lambda r: f"{_skewed(r, GERUNDS)} the {_skewed(r, PROPERTIES)} of {_phrase(r)}",
-    lambda r: f"On the {_skewed(r, PROPERTIES)} of {_phrase(r)}",
+    lambda r: f"On the {_skewed(r, PROPERTIES)} of {_phrase(r)}{_about(r, ' for ')}",
     lambda r: f"On the {_skewed(r, PROPERTIES)} of {_phrase(r)} in {_where(r)}",
     lambda r: f"Towards {_skewed(r, QUALITIES)} {_where(r)} with {_phrase(r)}",
     lambda r: f"{_phrase(r)} via {_skewed(r, METHODS)}",
     lambda r: f"{_skewed(r, METHODS)} Improves {_skewed(r, PROPERTIES)} in {_phrase(r)}",
-    lambda r: f"Can {_skewed(r, MODELS)} {_verb(r)}?",
-    lambda r: f"Do {_skewed(r, MODELS)} Really {_verb(r)}?",
-    lambda r: f"When Does {_skewed(r, METHODS)} Help {_where(r)}?",
+    lambda r: f"Can {_skewed(r, MODELS)} {_verb(r)}{_about(r)}?",
+    lambda r: f"Do {_skewed(r, MODELS)} Really {_verb(r)}{_about(r)}?",
+    lambda r: f"When Does {_skewed(r, METHODS)} Help {_skewed(r, MODELS)} on {_where(r)}?",
     lambda r: f"{_phrase(r)}: {_skewed(r, NOUN_HEADS)} on {_where(r)}",
     lambda r: f"{_skewed(r, NOUN_HEADS)} of {_phrase(r)} for {_where(r)}",
-    lambda r: f"A Survey on {_phrase(r)}",
-    lambda r: f"Learning to {_verb(r)} with {_phrase(r)}",
+    lambda r: f"A Survey on {_phrase(r)}{_about(r, ' for ')}",
+    lambda r: f"Learning to {_verb(r)} with {_phrase(r)}{_about(r)}",
     lambda r: f"{_skewed(r, PROPERTIES)} in {_phrase(r)}: Evidence from {_where(r)}",
-    lambda r: f"What Makes {_phrase(r)} {_skewed(r, QUALITIES)}?",
+    lambda r: f"What Makes {_phrase(r)} {_skewed(r, QUALITIES)}{_about(r)}?",
     lambda r: f"{_skewed(r, QUALITIES)} and {_skewed(r, QUALITIES)} {_where(r)} through {_phrase(r)}",
     lambda r: f"Beyond {_skewed(r, METHODS)}: {_phrase(r)} for {_where(r)}",
 )
@@ -298,6 +299,12 @@ _VERBS = _words(
     """,
     sep="|",
 )
+
+
+def _about(r: Draw, joint: str = " in ") -> str:
+    """Mostly a concrete setting after a short question or survey title: bare ones ("Can LLMs
+    Reason?") are few, so a world of 90,000 papers does not repeat them dozens of times."""
+    return f"{joint}{_where(r)}" if r() < 0.95 else ""
 
 
 def _verb(r: Draw) -> str:

@@ -18,7 +18,9 @@ Year and first author are cross-checks. Real bibliographies contain wrong arXiv 
 and near-identical titles, so an id match whose title and authors disagree goes to ``review``,
 as does a title match that carries a different arXiv id, a year long before the seed existed, or
 a short generic title without the seed's first author. An older year *and* another first author
-together reject: that is another work that happens to share the title.
+together reject: that is another work that happens to share the title. So does naming the first
+author of another arXiv paper with the seed's exact title (``title_twins``); naming neither is a
+doubt for review.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate, chain
 
@@ -37,7 +39,7 @@ from rapidfuzz import fuzz
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-RESOLVER_VERSION = "resolve-4"  # 4: an older year and another first author reject a title match
+RESOLVER_VERSION = "resolve-5"  # 5: title twins elsewhere on arXiv; 4: older year + other author rejects
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -136,8 +138,18 @@ def _author_keys(name: str | None) -> tuple[str, str]:
 class SeedIndex:
     """Seeds prepared for resolution: normalised titles, an id/DOI map and a rare-word index."""
 
-    def __init__(self, seeds: Iterable[SeedTitle], thresholds: Thresholds | None = None) -> None:
+    def __init__(
+        self,
+        seeds: Iterable[SeedTitle],
+        thresholds: Thresholds | None = None,
+        twins: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    ) -> None:
         self.thresholds = thresholds or Thresholds()
+        # Other arXiv papers with a seed's exact title (``title_twins.find_twins``): seed id ->
+        # [(their id, their first author)], as author keys ready for ``_names``.
+        self.twins = {
+            sid: [(tid, *_author_keys(author)) for tid, author in pairs] for sid, pairs in (twins or {}).items()
+        }
         self.seeds: list[_Seed] = []
         self.by_id: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
@@ -239,16 +251,21 @@ class SeedIndex:
 
     @staticmethod
     def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
-        if not seed.author_phrase:
+        return SeedIndex._names(seed.author_phrase, seed.author_last, ref, title_start)
+
+    @staticmethod
+    def _names(phrase: str, last: str, ref: _Ref, title_start: int) -> str:
+        """Whether the reference's author block (the words before its title) names this author."""
+        if not phrase:
             return "unknown"
         region = ref.words[:title_start] if title_start > 0 else ref.words
         if not region:
             return "unknown"
         text = " " + " ".join(region) + " "
-        if f" {seed.author_phrase} " in text or (seed.author_last and f" {seed.author_last} " in text):
+        if f" {phrase} " in text or (last and f" {last} " in text):
             return "match"
         # Squashed compare for hyphenated or spaced names ("DeepSeek-AI", "van den Oord").
-        squashed = seed.author_phrase.replace(" ", "")
+        squashed = phrase.replace(" ", "")
         if len(squashed) >= 4 and squashed in text.replace(" ", ""):
             return "match"
         # Names present (any word with letters) but not the seed's first author.
@@ -325,6 +342,15 @@ class SeedIndex:
         elif author == "unknown" and seed.n_words <= 2:
             notes.append("short title without author evidence")
             score = min(score, t.accept - 0.01)
+        if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
+            twins = self.twins[seed.info.arxiv_id]
+            named = [tid for tid, phrase, last in twins if self._names(phrase, last, ref, start) == "match"]
+            if named:
+                notes.append(f"names the first author of {named[0]}, another arXiv paper with this title")
+                score = min(score, t.review - 0.01)
+            else:
+                notes.append(f"{twins[0][0]} has this title too and neither first author is named")
+                score = min(score, t.accept - 0.01)
         band = "accept" if score >= t.accept else "review" if score >= t.review else "reject"
         reason = "; ".join(notes) if notes else f"title field score {title_score:.1f}"
         return Match(

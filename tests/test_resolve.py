@@ -176,6 +176,22 @@ def test_older_year_and_another_first_author_is_another_work():
     assert m.band == "accept"  # a current year: an author block the parser misread is no veto
 
 
+def test_a_title_twin_elsewhere_on_arxiv_takes_its_own_references():
+    """Two arXiv papers share a title; only one is a seed. A reference naming the other's first
+    author is the other's (reject); naming neither is a doubt (review); naming the seed's, accept."""
+    seed = SeedTitle("2403.10469", "Do Retrieval-Augmented Generation Really Reason?", "2024-03-20", "Varga")
+    plain = SeedIndex([seed])
+    twins = SeedIndex([seed], twins={"2403.10469": [("2403.08959", "Akhtar")]})
+    twin_ref = "C. Akhtar, S. Quinn, et al. Do Retrieval-Augmented Generation Really Reason? arXiv preprint, 2024."
+    assert plain.resolve(twin_ref)[0].band == "accept"  # what a resolver without the twin does
+    (m,) = twins.resolve(twin_ref)
+    assert m.band == "reject" and "2403.08959" in m.reason
+    (m,) = twins.resolve("Do retrieval-augmented generation really reason? arXiv preprint, 2024.")
+    assert m.band == "review" and "neither first author" in m.reason
+    (m,) = twins.resolve("F. Varga and K. Banerjee. Do retrieval-augmented generation really reason? 2024.")
+    assert m.band == "accept"
+
+
 def test_thresholds_are_configurable(seeds):
     ref = "[21] K. He et al. Deep residual learning for image recognitio. In CVPR, 2016."
     strict = SeedIndex(seeds, Thresholds(accept=99.5, review=80))

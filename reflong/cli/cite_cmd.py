@@ -108,7 +108,8 @@ def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: 
     bands = ", ".join(f"{k}={v}" for k, v in r.edges.items()) or "none"
     click.echo(
         f"resolve: {r.seeds} seeds, {r.lists_resolved}/{r.lists} reference lists resolved "
-        f"({r.references_scored} references scored); edges: {bands}"
+        f"({r.references_scored} references scored); edges: {bands}; "
+        f"{r.title_twins} other arXiv papers share a seed's title"
     )
 
 

@@ -217,7 +217,8 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     resolved = run_resolve(engine, opts["seeds_file"], progress=tqdm_progress)
     edges = ", ".join(f"{band} {n}" for band, n in sorted(resolved.edges.items()))
     click.echo(
-        f"resolve: {resolved.seeds} seeds, {resolved.lists_resolved} lists resolved; edges {edges or 'none'}"
+        f"resolve: {resolved.seeds} seeds, {resolved.lists_resolved} lists resolved; edges {edges or 'none'}; "
+        f"{resolved.title_twins} other arXiv papers share a seed's title"
     )
     agreement = run_index_agreement(engine, window)
     if agreement is not None:

@@ -244,9 +244,10 @@ def test_openalex_real_run_fetches_the_plan_and_asks_the_index_nothing_again(run
     assert report["index_agreement"]["keys"] == 8 and report["index_agreement"]["index_pairs"] > 0
 
 
-def test_a_bad_openalex_url_is_a_usage_error_before_any_request(tmp_path):
+@pytest.mark.parametrize("option", ["--openalex-url", "--s2-url"])
+def test_a_bad_index_url_is_a_usage_error_before_any_request(tmp_path, option):
     out = CliRunner().invoke(
         main,
-        ["ingest", "--since", SINCE, "--openalex-url", "api.openalex.org", "--db", str(tmp_path / "s.db")],
+        ["ingest", "--since", SINCE, option, "api.example.org", "--db", str(tmp_path / "s.db")],
     )
-    assert out.exit_code == 2 and "not an http(s) URL" in out.output
+    assert out.exit_code == 2 and "not an http(s) URL" in out.output and option in out.output

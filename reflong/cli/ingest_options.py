@@ -172,6 +172,7 @@ _DECORATORS = [
     click.option(
         "--s2-url",
         default=None,
+        callback=_optional_http_url,
         help="Base URL of a Semantic Scholar Graph API endpoint [default: https://api.semanticscholar.org].",
     ),
     click.option(

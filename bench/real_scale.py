@@ -5,7 +5,8 @@
 
 With --kill-after S[,S2...] a second store is built beside the measured one: SIGKILLed after S
 seconds, rerun (and killed again after S2 seconds of the rerun, ...), run to the end, and compared byte for byte with the measured run's outputs (``identical_after_kill``);
-``after_kill`` gives the PDFs the killed+resumed pair fetched and how many of them twice.
+``after_kill`` gives the PDFs the killed+resumed pair fetched, how many paths were asked twice
+and how many of those repeats were Range resumes of a download cut by the kill.
 
 The world: ``synth-catalog`` (metadata-only arXiv at 2024's volume x --scale), its citation truth
 and an imperfect index view (``synth-index``: 3% missing, 1% spurious, non-arXiv citers), served by
@@ -198,16 +199,28 @@ def main() -> None:
             killed = work / f"killed-{args.scale:g}-{args.lengths}{suffix}"
             cmd = [x.replace(str(run_dir), str(killed)) for x in base]
             before_kill = stats(ax, s2)
+            log_start = len(ax.faults.log)
             for after in args.kill_after:
                 code, _, _ = run(cmd, env, kill_after=after)
                 print(f"killed after {after:g} s (exit {code})", flush=True)
             code, resume_s, _ = run(cmd, env)
             twice = diff(stats(ax, s2), before_kill)
+            # Which PDF requests of the killed store repeated a path, and whether the repeat was a
+            # Range resume of the download in flight at the SIGKILL (its bytes kept in .partial/).
+            seen: dict[str, int] = {}
+            resumes = 0
+            for _, kind, path, _, range_header in ax.faults.log[log_start:]:
+                if kind == "pdf":
+                    seen[path] = seen.get(path, 0) + 1
+                    resumes += seen[path] > 1 and bool(range_header)
+            repeated = sum(n - 1 for n in seen.values())
             identical = code == 0 and output_hashes(killed / "out") == output_hashes(run_dir / "out")
             result["after_kill"] = {
                 "resume_s": round(resume_s, 1),
                 "pdfs_fetched": twice["pdf"],
                 "fetched_twice": twice["pdf"] - real["pdf"],
+                "repeated_pdf_requests": repeated,
+                "of_which_range_resumes": resumes,
                 "index_requests": twice["index_batch"] + twice["index_citations"],
             }
         else:

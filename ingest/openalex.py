@@ -46,7 +46,6 @@ cursor is little code over ``requests``.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -56,16 +55,13 @@ from urllib.parse import urlsplit
 import requests
 
 from reflong.errors import NetworkError, ReflongError, ServiceBusyError
-from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper, IndexUnreachable
+from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper
+from reflong.ingest.index_http import RETRY, call_index
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,
-    connection_reason,
     make_session,
-    retry_after_seconds,
 )
-
-log = logging.getLogger(__name__)
 
 DEFAULT_OPENALEX_URL = "https://api.openalex.org"
 MAILTO_ENV = "OPENALEX_MAILTO"
@@ -253,69 +249,55 @@ class OpenAlexIndex:
             params["mailto"] = self.mailto
         if self.api_key:
             params["api_key"] = self.api_key
-        attempt, connect_failures = 0, 0
-        while True:
-            problem, retry_after = None, None
-            self.politeness.wait()
+
+        def send() -> requests.Response:
             self.requests[kind] += 1
-            try:
-                resp = self.session.get(url, params=params, timeout=self.policy.timeouts)
-            except requests.ReadTimeout:
-                problem = f"no answer within {self.policy.timeout:g} s"
-            except requests.ConnectionError as exc:
-                connect_failures += 1
-                if connect_failures > self.policy.connect_retries:
-                    raise IndexUnreachable(
-                        f"cannot reach OpenAlex at {self._host} ({connection_reason(exc)}); "
-                        "check the network, or use --citation-index none"
-                    ) from None
-                problem = f"connection failed ({connection_reason(exc)})"
-            else:
-                if resp.status_code == 200:
-                    try:
-                        body = resp.json()
-                    except ValueError:
-                        body = None
-                    if not isinstance(body, dict):
-                        raise NetworkError(
-                            f"OpenAlex at {self._host} answered GET /works ({kind}) with a body that is not "
-                            "a JSON object; check --openalex-url"
-                        )
-                    return body
-                if resp.status_code in (401, 403):
-                    raise ReflongError(
-                        f"OpenAlex at {self._host} refused the request (HTTP {resp.status_code}: "
-                        f"{_message(resp)}); check {API_KEY_ENV}, or slow down with --index-delay"
-                    )
-                if resp.status_code == 429 and _budget_spent(resp):
-                    reset = _float_header(resp, "x-ratelimit-reset")
-                    when = f" (it resets in {reset / 3600:.1f} h)" if reset is not None else ""
-                    raise ServiceBusyError(
-                        f"OpenAlex's daily budget for this caller is spent{when}; the answers so far are "
-                        f"stored: rerun the same command after the reset, or set {API_KEY_ENV} "
-                        "(a free key gives $1 a day, 10,000 list requests)"
-                    )
-                if resp.status_code not in RETRY_STATUS:
+            return self.session.get(url, params=params, timeout=self.policy.timeouts)
+
+        def answer(resp: requests.Response):
+            if resp.status_code == 200:
+                try:
+                    body = resp.json()
+                except ValueError:
+                    body = None
+                if not isinstance(body, dict):
                     raise NetworkError(
-                        f"OpenAlex at {self._host} answered HTTP {resp.status_code} to GET /works "
-                        f"({kind}): {_message(resp)}"
+                        f"OpenAlex at {self._host} answered GET /works ({kind}) with a body that is not "
+                        "a JSON object; check --openalex-url"
                     )
-                problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
-            attempt += 1
-            if attempt > self.policy.retries:
-                if problem.startswith("connection failed"):
-                    raise IndexUnreachable(
-                        f"cannot reach OpenAlex at {self._host} ({problem}); "
-                        "check the network, or use --citation-index none"
-                    )
-                raise NetworkError(
-                    f"OpenAlex at {self._host} kept failing ({problem}) after {attempt} tries; "
-                    "try again later (answers so far are kept) or raise --index-delay"
+                return body
+            if resp.status_code in (401, 403):
+                raise ReflongError(
+                    f"OpenAlex at {self._host} refused the request (HTTP {resp.status_code}: "
+                    f"{_message(resp)}); check {API_KEY_ENV}, or slow down with --index-delay"
                 )
-            wait = self.policy.backoff_for(attempt, retry_after)
-            log.info("OpenAlex request failed (%s); retry %d in %.1f s", problem, attempt, wait)
-            self.retries += 1
-            self.politeness.sleep(wait)
+            if resp.status_code == 429 and _budget_spent(resp):
+                reset = _float_header(resp, "x-ratelimit-reset")
+                when = f" (it resets in {reset / 3600:.1f} h)" if reset is not None else ""
+                raise ServiceBusyError(
+                    f"OpenAlex's daily budget for this caller is spent{when}; the answers so far are "
+                    f"stored: rerun the same command after the reset, or set {API_KEY_ENV} "
+                    "(a free key gives $1 a day, 10,000 list requests)"
+                )
+            if resp.status_code not in RETRY_STATUS:
+                raise NetworkError(
+                    f"OpenAlex at {self._host} answered HTTP {resp.status_code} to GET /works "
+                    f"({kind}): {_message(resp)}"
+                )
+            return RETRY
+
+        return call_index(
+            send,
+            answer,
+            who=f"OpenAlex at {self._host}",
+            policy=self.policy,
+            politeness=self.politeness,
+            on_retry=self._count_retry,
+            give_up_hint="raise --index-delay",
+        )
+
+    def _count_retry(self) -> None:
+        self.retries += 1
 
 
 def _message(resp: requests.Response) -> str:

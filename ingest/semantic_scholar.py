@@ -24,7 +24,6 @@ estimates. Two endpoints with JSON bodies are little code over ``requests``.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 from collections import Counter
@@ -33,16 +32,13 @@ from urllib.parse import quote, urlsplit
 import requests
 
 from reflong.errors import NetworkError, ReflongError
-from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper, IndexUnreachable
+from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper
+from reflong.ingest.index_http import RETRY, call_index
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,
-    connection_reason,
     make_session,
-    retry_after_seconds,
 )
-
-log = logging.getLogger(__name__)
 
 DEFAULT_S2_URL = "https://api.semanticscholar.org"
 API_KEY_ENV = "S2_API_KEY"
@@ -160,53 +156,37 @@ class S2Index:
 
     def _call(self, kind: str, method: str, path: str, params: dict, body: dict | None = None):
         url = self.base_url + path
-        attempt, connect_failures = 0, 0
-        while True:
-            problem, retry_after = None, None
-            self.politeness.wait()
+
+        def send() -> requests.Response:
             self.requests[kind] += 1
-            try:
-                resp = self.session.request(
-                    method, url, params=params, json=body, timeout=self.policy.timeouts
+            return self.session.request(method, url, params=params, json=body, timeout=self.policy.timeouts)
+
+        def answer(resp: requests.Response):
+            if resp.status_code == 200:
+                return resp.json()
+            if resp.status_code == 404 and kind == "citations":
+                return None
+            if resp.status_code in (401, 403):
+                raise ReflongError(
+                    f"the citation index at {self._host} refused the request (HTTP {resp.status_code}); "
+                    f"check {API_KEY_ENV}, or unset it to use the shared pool"
                 )
-            except requests.ReadTimeout:
-                problem = f"no answer within {self.policy.timeout:g} s"
-            except requests.ConnectionError as exc:
-                connect_failures += 1
-                if connect_failures > self.policy.connect_retries:
-                    raise IndexUnreachable(
-                        f"cannot reach the citation index at {self._host} ({connection_reason(exc)}); "
-                        "check the network, or use --citation-index none"
-                    ) from None
-                problem = f"connection failed ({connection_reason(exc)})"
-            else:
-                if resp.status_code == 200:
-                    return resp.json()
-                if resp.status_code == 404 and kind == "citations":
-                    return None
-                if resp.status_code in (401, 403):
-                    raise ReflongError(
-                        f"the citation index at {self._host} refused the request (HTTP {resp.status_code}); "
-                        f"check {API_KEY_ENV}, or unset it to use the shared pool"
-                    )
-                if resp.status_code not in RETRY_STATUS:
-                    raise NetworkError(
-                        f"the citation index at {self._host} answered HTTP {resp.status_code} to {method} "
-                        f"{path}: {resp.text[:200]}"
-                    )
-                problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
-            attempt += 1
-            if attempt > self.policy.retries:
-                if problem.startswith("connection failed"):
-                    raise IndexUnreachable(
-                        f"cannot reach the citation index at {self._host} ({problem}); "
-                        "check the network, or use --citation-index none"
-                    )
+            if resp.status_code not in RETRY_STATUS:
                 raise NetworkError(
-                    f"the citation index at {self._host} kept failing ({problem}) after {attempt} tries; "
-                    "try again later (answers so far are kept) or set S2_API_KEY"
+                    f"the citation index at {self._host} answered HTTP {resp.status_code} to {method} "
+                    f"{path}: {resp.text[:200]}"
                 )
-            wait = self.policy.backoff_for(attempt, retry_after)
-            log.info("index request failed (%s); retry %d in %.1f s", problem, attempt, wait)
-            self.retries += 1
-            self.politeness.sleep(wait)
+            return RETRY
+
+        return call_index(
+            send,
+            answer,
+            who=f"the citation index at {self._host}",
+            policy=self.policy,
+            politeness=self.politeness,
+            on_retry=self._count_retry,
+            give_up_hint="set S2_API_KEY",
+        )
+
+    def _count_retry(self) -> None:
+        self.retries += 1

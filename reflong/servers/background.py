@@ -7,6 +7,7 @@ how they run; tests and benches start them with ``with Server(...) as s:`` and r
 from __future__ import annotations
 
 import threading
+import time
 from http.server import ThreadingHTTPServer
 from typing import TypeVar
 
@@ -39,6 +40,15 @@ class BackgroundServer:
     def stop(self) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+    def serve_until_interrupted(self) -> None:
+        """``python -m reflong.servers.<name>``: serve in the foreground until Ctrl-C."""
+        self.start()
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            self.stop()
 
     def __enter__(self: _S) -> _S:
         return self.start()

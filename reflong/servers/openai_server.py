@@ -362,12 +362,7 @@ def main(argv: list[str] | None = None) -> None:
         max_context=args.max_context,
     )
     print(f"serving {len(server.tasks)} prompts as model {args.model!r} at {server.url}", flush=True)
-    server.start()
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        server.stop()
+    server.serve_until_interrupted()
 
 
 if __name__ == "__main__":

@@ -416,12 +416,7 @@ def main(argv: list[str] | None = None) -> None:
         args.catalog, args.index, args.host, args.port, args.per_second, args.keyed_usd, args.free_usd
     )
     print(f"OpenAlex-protocol server for {args.catalog} at {server.url}", flush=True)
-    server.start()
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        server.stop()
+    server.serve_until_interrupted()
 
 
 if __name__ == "__main__":

@@ -275,12 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     server = S2Server(args.catalog, args.index, args.host, args.port, args.shared_limit, args.shared_window)
     print(f"Semantic Scholar-protocol server for {args.catalog} at {server.url}", flush=True)
-    server.start()
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        server.stop()
+    server.serve_until_interrupted()
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@
 
 With --kill-after S[,S2...] a second store is built beside the measured one: SIGKILLed after S
 seconds, rerun (and killed again after S2 seconds of the rerun, ...), run to the end, and compared byte for byte with the measured run's outputs (``identical_after_kill``);
-``after_kill`` gives the PDFs the killed+resumed pair fetched, how many paths were asked twice
-and how many of those repeats were Range resumes of a download cut by the kill.
+``after_kill`` gives the PDFs the killed+resumed pair fetched, how many paths were asked twice,
+how many of those repeats were Range resumes, and how many were the request in flight at a kill
+(the last PDF asked before it: cut before its bytes reached ``.partial/``, so asked again whole).
 
 The world: ``synth-catalog`` (metadata-only arXiv at 2024's volume x --scale), its citation truth
 and an imperfect index view (``synth-index``: 3% missing, 1% spurious, non-arXiv citers), served by
@@ -200,8 +201,10 @@ def main() -> None:
             cmd = [x.replace(str(run_dir), str(killed)) for x in base]
             before_kill = stats(ax, s2)
             log_start = len(ax.faults.log)
+            kill_marks = []  # log length at each SIGKILL: the last PDF asked before it was in flight
             for after in args.kill_after:
                 code, _, _ = run(cmd, env, kill_after=after)
+                kill_marks.append(len(ax.faults.log))
                 print(f"killed after {after:g} s (exit {code})", flush=True)
             code, resume_s, _ = run(cmd, env)
             twice = diff(stats(ax, s2), before_kill)
@@ -214,6 +217,13 @@ def main() -> None:
                     seen[path] = seen.get(path, 0) + 1
                     resumes += seen[path] > 1 and bool(range_header)
             repeated = sum(n - 1 for n in seen.values())
+            in_flight = set()
+            for mark in kill_marks:
+                last_pdf = next(
+                    (e[2] for e in reversed(ax.faults.log[log_start:mark]) if e[1] == "pdf"), None
+                )
+                if last_pdf is not None and seen.get(last_pdf, 0) > 1:
+                    in_flight.add(last_pdf)
             identical = code == 0 and output_hashes(killed / "out") == output_hashes(run_dir / "out")
             result["after_kill"] = {
                 "resume_s": round(resume_s, 1),
@@ -221,6 +231,7 @@ def main() -> None:
                 "fetched_twice": twice["pdf"] - real["pdf"],
                 "repeated_pdf_requests": repeated,
                 "of_which_range_resumes": resumes,
+                "of_which_in_flight_at_a_kill": len(in_flight),
                 "index_requests": twice["index_batch"] + twice["index_citations"],
             }
         else:

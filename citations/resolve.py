@@ -148,7 +148,8 @@ class SeedIndex:
         # Other arXiv papers with a seed's exact title (``title_twins.find_twins``): seed id ->
         # [(their id, their first author)], as author keys ready for ``_names``.
         self.twins = {
-            sid: [(tid, *_author_keys(author)) for tid, author in pairs] for sid, pairs in (twins or {}).items()
+            sid: [(tid, *_author_keys(author)) for tid, author in pairs]
+            for sid, pairs in (twins or {}).items()
         }
         self.seeds: list[_Seed] = []
         self.by_id: dict[str, int] = {}

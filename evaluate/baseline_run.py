@@ -50,7 +50,9 @@ def score_baselines(
         else:
             m = files.nominal_documents(config)
             if m is None:
-                raise ReflongError(f"{path.name}: no prompts file and no document count in the name; give --prompts")
+                raise ReflongError(
+                    f"{path.name}: no prompts file and no document count in the name; give --prompts"
+                )
             if "lexical" in kinds:
                 raise ReflongError(f"the lexical baseline needs the prompts of {config}: give --prompts")
             tasks = baselines.tasks_from_answers(answer_map, m)
@@ -76,7 +78,9 @@ class BaselineCardSection:
 
     def add(self, config: str, task) -> None:
         """One of assemble's TaskRecords of ``config``, as it is written (tasks arrive one by one)."""
-        base = baselines.BaselineTask(str(task.task_id), task.key, len(task.documents), [d.text for d in task.documents])
+        base = baselines.BaselineTask(
+            str(task.task_id), task.key, len(task.documents), [d.text for d in task.documents]
+        )
         answers = {base.task_id: [task.key, list(task.answer)]}
         for kind in baselines.KINDS:
             preds = baselines.predictions(kind, [base], config, self.seed, self.threshold)

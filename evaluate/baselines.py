@@ -70,7 +70,9 @@ def lexical_hit(key: str, document: str, threshold: float = DEFAULT_THRESHOLD) -
     return len(k) >= FUZZY_MIN_CHARS and fuzz.partial_ratio(k, d, score_cutoff=threshold) >= threshold
 
 
-def pick(kind: str, task: BaselineTask, config: str, seed: int = 0, threshold: float = DEFAULT_THRESHOLD) -> list[int]:
+def pick(
+    kind: str, task: BaselineTask, config: str, seed: int = 0, threshold: float = DEFAULT_THRESHOLD
+) -> list[int]:
     """The indexes one baseline answers for one task."""
     m = task.n_documents
     if kind == "all":

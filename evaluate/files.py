@@ -22,8 +22,14 @@ from pathlib import Path
 from reflong.errors import ReflongError
 
 ANSWERS_SUFFIX = "_answers.json"
-NOT_PROMPTS = {"manifest.json", "build_report.json", "generator.json", "run_manifest.json", "scores.json",
-               "baselines.json"}
+NOT_PROMPTS = {
+    "manifest.json",
+    "build_report.json",
+    "generator.json",
+    "run_manifest.json",
+    "scores.json",
+    "baselines.json",
+}
 # Nominal length label -> documents, for configurations whose prompts are not at hand.
 PAPER_DOCS = {"30K": 8, "45K": 12, "60K": 16, "75K": 20}
 
@@ -35,7 +41,9 @@ def load_mapping(path: Path) -> dict[str, list]:
     except FileNotFoundError:
         raise ReflongError(f"file not found: {path}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ReflongError(f"{path} is not valid JSON ({exc}); expected Ref-Long's {{\"i\": [key, ...]}}") from None
+        raise ReflongError(
+            f'{path} is not valid JSON ({exc}); expected Ref-Long\'s {{"i": [key, ...]}}'
+        ) from None
     if not isinstance(data, dict) or not all(isinstance(v, list) and len(v) == 2 for v in data.values()):
         raise ReflongError(f'{path} is not a Ref-Long file: expected {{"i": [key, value], ...}}')
     return data

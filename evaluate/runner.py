@@ -71,7 +71,12 @@ class RunSettings:
         return out
 
     def cache_key(self, prompt_sha256: str) -> str:
-        fields = {"model": self.model, "prompt_sha256": prompt_sha256, "system": self.system, **self.sampling()}
+        fields = {
+            "model": self.model,
+            "prompt_sha256": prompt_sha256,
+            "system": self.system,
+            **self.sampling(),
+        }
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -85,7 +90,9 @@ class RunResult:
     retries: int = 0
     skipped: list[dict] = field(default_factory=list)
     failed: list[dict] = field(default_factory=list)
-    usage: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+    usage: dict = field(
+        default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    )
     manifest: Path | None = None
 
     def line(self) -> str:
@@ -157,7 +164,9 @@ def _host(url: str) -> str:
 class _Sender:
     """Sends one job with retries; fatal conditions raise ReflongError (the run stops)."""
 
-    def __init__(self, client, settings: RunSettings, retries: int, cache: ResponseCache, api_key_env: str) -> None:
+    def __init__(
+        self, client, settings: RunSettings, retries: int, cache: ResponseCache, api_key_env: str
+    ) -> None:
         self.client = client
         self.settings = settings
         self.retries = retries
@@ -203,7 +212,9 @@ class _Sender:
                 ) from None
             except openai.BadRequestError as exc:
                 if _code(exc) == "context_length_exceeded":
-                    self.cache.put(job.key, {"skipped": f"endpoint: {_message(exc)}", "prompt_sha256": job.prompt_sha256})
+                    self.cache.put(
+                        job.key, {"skipped": f"endpoint: {_message(exc)}", "prompt_sha256": job.prompt_sha256}
+                    )
                 else:
                     with self.lock:
                         self.failed.append({"prompt_sha256": job.prompt_sha256, "error": _message(exc)})
@@ -215,7 +226,9 @@ class _Sender:
                 {
                     "response": choice.message.content or "",
                     "finish_reason": choice.finish_reason,
-                    "usage": {k: usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+                    "usage": {
+                        k: usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")
+                    },
                     "model_reported": reply.model,
                     "attempts": attempt + 1,
                     "prompt_sha256": job.prompt_sha256,
@@ -274,7 +287,9 @@ def run_prompts(
 
     out_dir = Path(out_dir)
     if Path(prompts).is_dir() and out_dir.resolve().is_relative_to(Path(prompts).resolve()):
-        raise ReflongError(f"--out {out_dir} is inside --prompts {prompts}: predictions would be read as prompts")
+        raise ReflongError(
+            f"--out {out_dir} is inside --prompts {prompts}: predictions would be read as prompts"
+        )
     cache = ResponseCache(Path(cache_dir) if cache_dir else out_dir / ".cache")
     prompt_paths = files.prompt_files(prompts)
     root = Path(prompts) if Path(prompts).is_dir() else Path(prompts).parent
@@ -296,7 +311,11 @@ def run_prompts(
                 n = system_tokens + count(prompt)
                 if n > max_context:
                     result.skipped.append(
-                        {"file": path.name, "task": tid, "reason": f"{n} tokens > --max-context {max_context}"}
+                        {
+                            "file": path.name,
+                            "task": tid,
+                            "reason": f"{n} tokens > --max-context {max_context}",
+                        }
                     )
                     continue
             sha = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
@@ -312,7 +331,10 @@ def run_prompts(
     )
     sender = _Sender(client, settings, retries, cache, api_key_env)
     try:
-        with progress(total=len(jobs), desc="eval run", unit="prompt") as bar, ThreadPoolExecutor(concurrency) as pool:
+        with (
+            progress(total=len(jobs), desc="eval run", unit="prompt") as bar,
+            ThreadPoolExecutor(concurrency) as pool,
+        ):
             futures = [pool.submit(sender, job) for job in jobs.values()]
             for fut in futures:
                 fut.add_done_callback(lambda _f: bar.update(1))
@@ -350,11 +372,15 @@ def run_prompts(
         rel = path.relative_to(root) if path.is_relative_to(root) else Path(path.name)
         write_atomic(out_dir / rel, reflong_json_bytes(predictions))
         inputs.append({**file_entry(path, rel.as_posix()), "tasks": len(mapping)})
-    result.manifest = _write_manifest(out_dir, settings, inputs, result, concurrency, max_context, tokenizer, retries)
+    result.manifest = _write_manifest(
+        out_dir, settings, inputs, result, concurrency, max_context, tokenizer, retries
+    )
     return result
 
 
-def _write_manifest(out_dir, settings, inputs, result: RunResult, concurrency, max_context, tokenizer, retries) -> Path:
+def _write_manifest(
+    out_dir, settings, inputs, result: RunResult, concurrency, max_context, tokenizer, retries
+) -> Path:
     from reflong import __version__
     from reflong.assemble.outputs import write_atomic
 

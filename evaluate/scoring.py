@@ -43,7 +43,9 @@ def score_mapping(
         m = n_documents.get(tid) if isinstance(n_documents, Mapping) else n_documents
         pred = predictions.get(tid)
         if pred is None:
-            out[tid] = score_task(gold, (), parseable=False, missing=True, reflong2025=parser == "reflong2025")
+            out[tid] = score_task(
+                gold, (), parseable=False, missing=True, reflong2025=parser == "reflong2025"
+            )
             continue
         if pred[0] != key:
             raise ReflongError(
@@ -83,7 +85,9 @@ def score_paths(
         same = Path(predictions).resolve() == Path(answers).resolve()
         pred_path = path if same else files.find_partner(predictions, config, PREDICTION_NAMES)
         if pred_path is None:
-            raise ReflongError(f"no predictions for {path.name} under {predictions} (looked for {config}.json)")
+            raise ReflongError(
+                f"no predictions for {path.name} under {predictions} (looked for {config}.json)"
+            )
         prompt_path = files.find_partner(prompts, config, ("{config}.json",)) if prompts else None
         tasks = score_mapping(
             files.load_mapping(path),
@@ -92,7 +96,9 @@ def score_paths(
             documents_per_task(prompt_path, config),
             source=str(pred_path),
         )
-        results.append(FileResult(_unique_name(path, answers, results), config, summarize(tasks.values()), tasks))
+        results.append(
+            FileResult(_unique_name(path, answers, results), config, summarize(tasks.values()), tasks)
+        )
     overall = summarize(s for r in results for s in r.tasks.values())
     return results, overall
 
@@ -105,7 +111,9 @@ def _unique_name(path: Path, root: Path, done: list[FileResult]) -> str:
     return path.relative_to(root).as_posix() if root.is_dir() else str(path)
 
 
-def results_json(results: list[FileResult], overall: Summary, meta: Mapping[str, object] | None = None) -> dict:
+def results_json(
+    results: list[FileResult], overall: Summary, meta: Mapping[str, object] | None = None
+) -> dict:
     """``{answers file name: figures, ..., "overall": figures}`` (plus ``"meta"`` when given)."""
     out: dict[str, object] = {r.name: {"config": r.config, **r.summary.as_json()} for r in results}
     out["overall"] = overall.as_json()
@@ -136,7 +144,12 @@ def results_table(results: list[FileResult], overall: Summary) -> str:
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))) for r in rows]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 

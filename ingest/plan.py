@@ -56,7 +56,9 @@ class PlanSettings:
     s2_url: str | None = None  # None: api.semanticscholar.org
     openalex_url: str | None = None  # None: api.openalex.org
     openalex_mailto: str | None = None  # None: $OPENALEX_MAILTO (OpenAlex's polite pool), if set
-    index_delay: float | None = None  # None: the index's own gap (S2: 1 s with a key, 3 s without; OpenAlex 0.11 s)
+    index_delay: float | None = (
+        None  # None: the index's own gap (S2: 1 s with a key, 3 s without; OpenAlex 0.11 s)
+    )
     keys: int = 60
     citers_per_key: int = 30
     distractors: int = 600
@@ -188,7 +190,10 @@ def open_index(
         return _open_openalex(engine, settings, timeout, retries)
     if choice == "auto" and not key and not settings.s2_url:
         hint = " (--openalex-url is used with --citation-index openalex)" if settings.openalex_url else ""
-        return None, f"none (no {API_KEY_ENV} and no --s2-url; --citation-index s2 uses the shared pool){hint}"
+        return (
+            None,
+            f"none (no {API_KEY_ENV} and no --s2-url; --citation-index s2 uses the shared pool){hint}",
+        )
     url = settings.s2_url or DEFAULT_S2_URL
     provider = S2Index(url, key, delay=settings.index_delay)
     provider.policy = NetPolicy(delay=provider.delay, timeout=timeout, retries=retries)

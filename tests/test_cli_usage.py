@@ -28,7 +28,9 @@ def test_bad_lengths_is_a_usage_error_naming_the_option(args, data_dir, tmp_path
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2, res.output
     assert "Invalid value for '--lengths'" in res.output
-    assert "Traceback" not in res.output and not (tmp_path / "s.db").exists() and not (tmp_path / "o").exists()
+    assert (
+        "Traceback" not in res.output and not (tmp_path / "s.db").exists() and not (tmp_path / "o").exists()
+    )
 
 
 @pytest.mark.parametrize("option,value", [("--modes", "double"), ("--levels", "extreme")])

@@ -72,7 +72,9 @@ def test_the_printed_next_commands_work_on_what_the_demo_built(demo_out):
     import shlex
 
     out, output = demo_out
-    lines = [line.split("#")[0].strip() for line in output.splitlines() if line.startswith("  reflong-build ")]
+    lines = [
+        line.split("#")[0].strip() for line in output.splitlines() if line.startswith("  reflong-build ")
+    ]
     assert [shlex.split(line)[1] for line in lines] == ["report", "audit", "paper"]
     results = {}
     for line in lines:

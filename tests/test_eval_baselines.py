@@ -23,7 +23,9 @@ def _run(*args: str) -> dict:
 
 def test_lexical_matching_rules() -> None:
     title = "Direct Nash Optimization: \u200b\u200bTeaching Language Models to Self-Improve"
-    assert lexical_hit(title, "... [3] Direct Nash optimization: teaching language models to self improve. 2024")
+    assert lexical_hit(
+        title, "... [3] Direct Nash optimization: teaching language models to self improve. 2024"
+    )
     # one word changed: not a substring, but partial_ratio >= 90
     assert lexical_hit(title, "Direct Nash Optimisation: Teaching Language Models to Self-Improve, arXiv")
     assert not lexical_hit(title, "Nash equilibria in repeated games and language models")
@@ -64,8 +66,14 @@ def test_prompt_documents_recover_each_document(tmp_path: Path) -> None:
 def test_baselines_on_a_known_world_and_their_predictions_score_the_same(tmp_path: Path) -> None:
     _small_paper_world(tmp_path / "tasks")
     data = _run(
-        "eval", "baseline", "--answers", str(tmp_path / "tasks"), "--prompts", str(tmp_path / "tasks"),
-        "--out", str(tmp_path / "preds"),
+        "eval",
+        "baseline",
+        "--answers",
+        str(tmp_path / "tasks"),
+        "--prompts",
+        str(tmp_path / "tasks"),
+        "--out",
+        str(tmp_path / "preds"),
     )
     assert data["lexical"]["overall"]["exacc"] == 1.0
     assert data["none"]["overall"]["type_i"] == 6 and data["none"]["overall"]["exacc"] == 0.0
@@ -74,7 +82,12 @@ def test_baselines_on_a_known_world_and_their_predictions_score_the_same(tmp_pat
     assert data["all"]["overall"]["type_ii"] == 6
     for kind in ("random", "all", "none", "lexical"):
         rescored = _run(
-            "eval", "score", "--answers", str(tmp_path / "tasks"), "--predictions", str(tmp_path / "preds" / kind)
+            "eval",
+            "score",
+            "--answers",
+            str(tmp_path / "tasks"),
+            "--predictions",
+            str(tmp_path / "preds" / kind),
         )
         assert rescored["overall"] == data[kind]["overall"], kind
 
@@ -101,7 +114,15 @@ def test_random_baseline_is_seeded_and_released_paper_shapes_need_no_prompts(dat
 
 def test_build_card_carries_the_baselines_that_eval_baseline_computes(data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "f"
-    args = ["f", "--summhay", str(data_dir / "summhay" / "topic_news4.json"), "--lengths", "8K", "--tasks", "12"]
+    args = [
+        "f",
+        "--summhay",
+        str(data_dir / "summhay" / "topic_news4.json"),
+        "--lengths",
+        "8K",
+        "--tasks",
+        "12",
+    ]
     result = CliRunner().invoke(main, [*args, "--out", str(out), "--no-dataset"])
     assert result.exit_code == 0, result.output
     card = (out / "README.md").read_text()

@@ -39,9 +39,28 @@ def test_report_shows_model_and_baseline_scores_by_setting(tmp_path: Path) -> No
             f1s.append(2 * len(pred) / (len(pred) + len(gold)))
         (preds / f"{config}.json").write_text(json.dumps(responses))
         expected[config] = (100 * exact / len(answers), 100 * sum(f1s) / len(f1s), missed)
-    _run("eval", "score", "--answers", str(out), "--predictions", str(preds), "--save",
-         str(out / "eval" / "model-x.json"), "--label", "model-x")
-    _run("eval", "baseline", "--answers", str(out), "--kind", "all", "--save", str(out / "eval" / "baselines.json"))
+    _run(
+        "eval",
+        "score",
+        "--answers",
+        str(out),
+        "--predictions",
+        str(preds),
+        "--save",
+        str(out / "eval" / "model-x.json"),
+        "--label",
+        "model-x",
+    )
+    _run(
+        "eval",
+        "baseline",
+        "--answers",
+        str(out),
+        "--kind",
+        "all",
+        "--save",
+        str(out / "eval" / "baselines.json"),
+    )
     _run("report", "--out", str(out), "--db", str(db))
     parser = _Collect()
     parser.feed((out / "report.html").read_text(encoding="utf-8"))
@@ -74,7 +93,9 @@ def test_no_stage_imports_evaluate() -> None:
 def test_published_figures_sit_beside_the_same_setting() -> None:
     from reflong.assemble.audit.report_eval import EvalSeries, evaluation_section
 
-    series = [EvalSeries("m", "m.json", {"hard_75K": {"exacc": 0.5, "f1": 0.8}, "hard_30K": {"exacc": 1, "f1": 1}})]
+    series = [
+        EvalSeries("m", "m.json", {"hard_75K": {"exacc": 0.5, "f1": 0.8}, "hard_30K": {"exacc": 1, "f1": 1}})
+    ]
     html = evaluation_section(series, ["hard_30K", "hard_75K"], "paper")
     row_75k = html.split("<td>hard_75K</td>")[1].split("</tr>")[0]
     row_30k = html.split("<td>hard_30K</td>")[1].split("</tr>")[0]

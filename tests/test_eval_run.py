@@ -22,7 +22,18 @@ from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.ingest.tokenizer import get_tokenizer
 from reflong.servers.openai_server import OpenAIServer
 
-WORDS = ["model", "attention", "corpus", "retrieval", "benchmark", "token", "context", "answer", "layer", "dataset"]
+WORDS = [
+    "model",
+    "attention",
+    "corpus",
+    "retrieval",
+    "benchmark",
+    "token",
+    "context",
+    "answer",
+    "layer",
+    "dataset",
+]
 
 
 def _world(folder: Path, per_config: int = 50, docs: int = 6) -> Path:
@@ -46,13 +57,35 @@ def _world(folder: Path, per_config: int = 50, docs: int = 6) -> Path:
 
 
 def _cli_args(prompts: Path, out: Path, url: str, *extra: str) -> list[str]:
-    return ["eval", "run", "--prompts", str(prompts), "--model", "reflong-standin", "--base-url", url,
-            "--out", str(out), *extra]
+    return [
+        "eval",
+        "run",
+        "--prompts",
+        str(prompts),
+        "--model",
+        "reflong-standin",
+        "--base-url",
+        url,
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def _score(answers: Path, predictions: Path, *extra: str) -> dict:
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers), "--predictions", str(predictions), "--format", "json", *extra]
+        main,
+        [
+            "eval",
+            "score",
+            "--answers",
+            str(answers),
+            "--predictions",
+            str(predictions),
+            "--format",
+            "json",
+            *extra,
+        ],
     )
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
@@ -143,17 +176,25 @@ def test_keys_models_and_network_failures_are_one_line_errors(tmp_path: Path) ->
     tasks = _world(tmp_path / "tasks", per_config=2)
     with OpenAIServer([tasks], api_key="sk-right") as server:
         runner = CliRunner()
-        bad = runner.invoke(main, _cli_args(tasks, tmp_path / "a", server.url), env={"OPENAI_API_KEY": "sk-wrong"})
+        bad = runner.invoke(
+            main, _cli_args(tasks, tmp_path / "a", server.url), env={"OPENAI_API_KEY": "sk-wrong"}
+        )
         assert bad.exit_code == 1 and "refused the API key (401)" in bad.output
         assert "OPENAI_API_KEY" in bad.output and "Traceback" not in bad.output
         good = runner.invoke(
-            main, [*_cli_args(tasks, tmp_path / "b", server.url), "--api-key-env", "MY_KEY"], env={"MY_KEY": "sk-right"}
+            main,
+            [*_cli_args(tasks, tmp_path / "b", server.url), "--api-key-env", "MY_KEY"],
+            env={"MY_KEY": "sk-right"},
         )
         assert good.exit_code == 0, good.output
         args = _cli_args(tasks, tmp_path / "c", server.url)
         args[args.index("reflong-standin")] = "gpt-unknown"
         unknown = runner.invoke(main, args, env={"OPENAI_API_KEY": "sk-right"})
-        assert unknown.exit_code == 1 and "does not exist" in unknown.output and "Traceback" not in unknown.output
+        assert (
+            unknown.exit_code == 1
+            and "does not exist" in unknown.output
+            and "Traceback" not in unknown.output
+        )
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -177,7 +218,9 @@ def test_context_limit_skips_before_sending_and_endpoint_limit_is_recorded(tmp_p
     too_long = sum(n > limit for n in sizes.values())
     assert 0 < too_long < 20
     with OpenAIServer([tasks]) as server:
-        result = CliRunner().invoke(main, [*_cli_args(tasks, tmp_path / "a", server.url), "--max-context", str(limit)])
+        result = CliRunner().invoke(
+            main, [*_cli_args(tasks, tmp_path / "a", server.url), "--max-context", str(limit)]
+        )
         assert result.exit_code == 0, result.output
         assert server.received == 20 - too_long  # the long ones were never sent
     manifest = json.loads((tmp_path / "a" / "run_manifest.json").read_text())

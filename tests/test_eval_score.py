@@ -57,19 +57,27 @@ def _plant(answers: dict, m: int, seed: int = 7) -> tuple[dict, dict]:
     return preds, expected
 
 
-def test_planted_misses_and_extras_give_exactly_the_planted_error_types(data_dir: Path, tmp_path: Path) -> None:
+def test_planted_misses_and_extras_give_exactly_the_planted_error_types(
+    data_dir: Path, tmp_path: Path
+) -> None:
     answers_path = data_dir / "reflong" / "Ref-Long-Paper" / "answers" / "hard_75K_answers.json"
     answers = json.loads(answers_path.read_text())
     preds, expected = _plant(answers, m=20)
     (tmp_path / "hard_75K.json").write_text(json.dumps(preds))
     data = _score("--answers", str(answers_path), "--predictions", str(tmp_path))
     got = data["hard_75K_answers.json"]
-    assert (got["type_i"], got["type_ii"], got["type_iii"]) == (expected["I"], expected["II"], expected["III"])
+    assert (got["type_i"], got["type_ii"], got["type_iii"]) == (
+        expected["I"],
+        expected["II"],
+        expected["III"],
+    )
     assert got["unparseable"] == expected["unparseable"] == 10
     assert got["exacc"] == pytest.approx(expected["correct"] / 100)
     assert got["type_i_share"] == pytest.approx(expected["I"] / 100)
     # the release's parser reads no "Document" in these Paper answers: everything is a miss
-    release = _score("--answers", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025")
+    release = _score(
+        "--answers", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025"
+    )
     assert release["overall"]["exacc"] == 0.0
     assert release["overall"]["f1"] == 0.0
     assert release["overall"]["type_i"] == 100
@@ -81,7 +89,9 @@ def _independent_release_scores(answers: dict, preds: dict) -> tuple[float, floa
     for tid, (_, gold) in answers.items():
         text = preds[tid][1]
         _, sep, rest = text.partition("Document")
-        numbers = {int(x) for x in re.findall(r"[0-9]+", rest.splitlines()[0] if rest else "")} if sep else set()
+        numbers = (
+            {int(x) for x in re.findall(r"[0-9]+", rest.splitlines()[0] if rest else "")} if sep else set()
+        )
         g = set(gold)
         exact.append(numbers == g)
         if not numbers or not g:
@@ -155,7 +165,12 @@ def test_f1_for_empty_sets_is_defined() -> None:
     both_empty = score_task([], [])
     assert (both_empty.exact, both_empty.precision, both_empty.recall, both_empty.f1) == (True, 1.0, 1.0, 1.0)
     missed_all = score_task([1, 2], [])
-    assert (missed_all.precision, missed_all.recall, missed_all.f1, missed_all.error_type) == (0.0, 0.0, 0.0, "I")
+    assert (missed_all.precision, missed_all.recall, missed_all.f1, missed_all.error_type) == (
+        0.0,
+        0.0,
+        0.0,
+        "I",
+    )
     claimed_on_empty = score_task([], [3])
     assert (claimed_on_empty.precision, claimed_on_empty.recall, claimed_on_empty.f1) == (0.0, 1.0, 0.0)
     assert claimed_on_empty.error_type == "II"
@@ -176,7 +191,9 @@ def test_missing_predictions_and_foreign_files(data_dir: Path, tmp_path: Path) -
     assert data["overall"]["exacc"] == pytest.approx(0.6)
     wrong = {tid: ["another key", v[1]] for tid, v in partial.items()}
     pred.write_text(json.dumps(wrong))
-    result = CliRunner().invoke(main, ["eval", "score", "--answers", str(answers_path), "--predictions", str(pred)])
+    result = CliRunner().invoke(
+        main, ["eval", "score", "--answers", str(answers_path), "--predictions", str(pred)]
+    )
     assert result.exit_code == 1
     assert "Error:" in result.output and "another key" in result.output
     assert "Traceback" not in result.output

@@ -162,7 +162,11 @@ def test_distractor_window_paper_citing_an_older_key_is_a_positive():
 
 
 def _gamma(references: str, title: str) -> dict[str, Evidence]:
-    return {"2306.00001": Evidence(title, "title", 100.0, "accept")} if title.lower() in references.lower() else {}
+    return (
+        {"2306.00001": Evidence(title, "title", 100.0, "accept")}
+        if title.lower() in references.lower()
+        else {}
+    )
 
 
 def test_key_with_more_positives_than_the_shortest_task_fits_it():
@@ -172,4 +176,7 @@ def test_key_with_more_positives_than_the_shortest_task_fits_it():
     plans, _report = plan_tasks(inputs.keys, pools, "easy", 20, seed=1, lengths=(("4K", 3), ("8K", 8)))
     assert plans and all(0 < len(p.answers["4K"]) < 3 for p in plans)
     none, report = plan_tasks(inputs.keys, pools, "easy", 5, seed=1, lengths=(("4K", 2),))
-    assert none == [] and report.skipped_keys["2403.00001"] == "M=2 leaves no room for 2 positives and a negative"
+    assert (
+        none == []
+        and report.skipped_keys["2403.00001"] == "M=2 leaves no room for 2 positives and a negative"
+    )

@@ -50,7 +50,8 @@ def test_distractor_window_citers_of_older_keys_are_positives(built, corpus_dir)
     }
     papers = [json.loads(x) for x in (corpus_dir / "papers.jsonl").read_text().splitlines()]
     date = {
-        (p["arxiv_id"], int((p["version"] or "v0")[1:])): p["published"] or first[p["arxiv_id"]] for p in papers
+        (p["arxiv_id"], int((p["version"] or "v0")[1:])): p["published"] or first[p["arxiv_id"]]
+        for p in papers
     }
     window = ("2021-12-01", "2022-12-01")  # the distractor window of --since 2022-12, 12 months
     late_positives = 0

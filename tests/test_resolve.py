@@ -182,7 +182,9 @@ def test_a_title_twin_elsewhere_on_arxiv_takes_its_own_references():
     seed = SeedTitle("2403.10469", "Do Retrieval-Augmented Generation Really Reason?", "2024-03-20", "Varga")
     plain = SeedIndex([seed])
     twins = SeedIndex([seed], twins={"2403.10469": [("2403.08959", "Akhtar")]})
-    twin_ref = "C. Akhtar, S. Quinn, et al. Do Retrieval-Augmented Generation Really Reason? arXiv preprint, 2024."
+    twin_ref = (
+        "C. Akhtar, S. Quinn, et al. Do Retrieval-Augmented Generation Really Reason? arXiv preprint, 2024."
+    )
     assert plain.resolve(twin_ref)[0].band == "accept"  # what a resolver without the twin does
     (m,) = twins.resolve(twin_ref)
     assert m.band == "reject" and "2403.08959" in m.reason

@@ -127,9 +127,12 @@ def evaluation_section(series: list[EvalSeries], configs: list[str], subset: str
             for k in ("type_i", "type_ii", "type_iii")
         ]
         err_rows.append(
-            f"<tr><td>{escape(s.label)}</td><td class=\"n\">{o.get('n', 0)}</td><td class=\"n\">{wrong}</td>"
-            + "".join(f'<td class="n" data-stat="errors:{escape(s.label)}:{t}">{v}</td>' for t, v in zip(("I", "II", "III"), shares, strict=True))
-            + f"<td class=\"n\">{o.get('unparseable', 0)}</td><td>{escape(s.source)}</td></tr>"
+            f'<tr><td>{escape(s.label)}</td><td class="n">{o.get("n", 0)}</td><td class="n">{wrong}</td>'
+            + "".join(
+                f'<td class="n" data-stat="errors:{escape(s.label)}:{t}">{v}</td>'
+                for t, v in zip(("I", "II", "III"), shares, strict=True)
+            )
+            + f'<td class="n">{o.get("unparseable", 0)}</td><td>{escape(s.source)}</td></tr>'
         )
     errors = (
         "<table><thead><tr><th>system</th><th>tasks</th><th>wrong</th><th>Type I (missed only)</th>"

@@ -217,7 +217,9 @@ def refs(db_path: str, paper: str, fmt: str) -> None:
         rows = session.exec(q.order_by(Reference.version, Reference.order)).all()
         known = rows or session.exec(select(Paper.arxiv_id).where(Paper.arxiv_id == pid)).first()
     if not known:
-        raise ReflongError(f"unknown paper {paper}: not in the store {db_path}; `reflong-build stats` shows what is")
+        raise ReflongError(
+            f"unknown paper {paper}: not in the store {db_path}; `reflong-build stats` shows what is"
+        )
     if not rows:
         raise ReflongError(
             f"no references stored for {paper}; run `reflong-build parse` and `reflong-build cite`"

@@ -119,7 +119,9 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
 
 
 @eval_group.command("run")
-@click.option("--prompts", type=_PATH, required=True, help='A prompts file {"i": [key, prompt]} or a folder of them.')
+@click.option(
+    "--prompts", type=_PATH, required=True, help='A prompts file {"i": [key, prompt]} or a folder of them.'
+)
 @click.option("--model", required=True, help="Model name as the endpoint knows it (e.g. gpt-4o-2024-08-06).")
 @click.option(
     "--base-url",
@@ -134,24 +136,64 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     required=True,
     help="Predictions (<config>.json, release format) and run_manifest.json go here.",
 )
-@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests in flight.")
+@click.option(
+    "--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests in flight."
+)
 @click.option("--temperature", type=float, default=0.0, show_default=True)
 @click.option("--top-p", type=float, default=1.0, show_default=True)
-@click.option("--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset).")
-@click.option("--seed", type=int, default=None, help="Sampling seed, for endpoints that take one (not sent if unset).")
+@click.option(
+    "--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset)."
+)
+@click.option(
+    "--seed", type=int, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
+)
 @click.option(
     "--max-context",
     type=click.IntRange(1),
     default=None,
     help="Skip (never truncate) prompts whose system+user tokens exceed this; counted with --tokenizer.",
 )
-@click.option("--tokenizer", default="o200k_base", show_default=True, help="For --max-context: o200k_base, cl100k_base or tokenizer.json.")
-@click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Response cache [default: OUT/.cache].")
-@click.option("--retries", type=click.IntRange(0), default=4, show_default=True, help="Per request, on 429/5xx/connection errors.")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the key.")
+@click.option(
+    "--tokenizer",
+    default="o200k_base",
+    show_default=True,
+    help="For --max-context: o200k_base, cl100k_base or tokenizer.json.",
+)
+@click.option(
+    "--cache",
+    "cache_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Response cache [default: OUT/.cache].",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(0),
+    default=4,
+    show_default=True,
+    help="Per request, on 429/5xx/connection errors.",
+)
+@click.option(
+    "--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the key."
+)
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds per request.")
-def run(prompts, model, base_url, out_dir, concurrency, temperature, top_p, max_tokens, seed, max_context,
-        tokenizer, cache_dir, retries, api_key_env, timeout) -> None:
+def run(
+    prompts,
+    model,
+    base_url,
+    out_dir,
+    concurrency,
+    temperature,
+    top_p,
+    max_tokens,
+    seed,
+    max_context,
+    tokenizer,
+    cache_dir,
+    retries,
+    api_key_env,
+    timeout,
+) -> None:
     """Ask a chat model every prompt (release's messages and sampling); cached, resumable, concurrent.
 
     \b
@@ -164,8 +206,17 @@ def run(prompts, model, base_url, out_dir, concurrency, temperature, top_p, max_
 
     settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
     result = run_prompts(
-        prompts, out_dir, settings, concurrency, cache_dir, max_context, tokenizer, retries, api_key_env,
-        timeout, progress=tqdm_progress,
+        prompts,
+        out_dir,
+        settings,
+        concurrency,
+        cache_dir,
+        max_context,
+        tokenizer,
+        retries,
+        api_key_env,
+        timeout,
+        progress=tqdm_progress,
     )
     for item in result.skipped[:10]:
         click.echo(f"skipped: {item['file']} task {item['task']}: {item['reason']}", err=True)

@@ -60,7 +60,9 @@ def lengths_option(default: str | None, help: str, parse):
             raise click.BadParameter(message, ctx, param) from None
         return value
 
-    return click.option("--lengths", default=default, show_default=default is not None, help=help, callback=check)
+    return click.option(
+        "--lengths", default=default, show_default=default is not None, help=help, callback=check
+    )
 
 
 def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
@@ -68,7 +70,9 @@ def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     items = [v.strip() for v in value.split(",") if v.strip()]
     bad = [v for v in items if v not in allowed]
     if bad or not items:
-        raise usage_error(option, ValueError(f"takes a comma-separated subset of {','.join(allowed)}; got {value!r}"))
+        raise usage_error(
+            option, ValueError(f"takes a comma-separated subset of {','.join(allowed)}; got {value!r}")
+        )
     return [v for v in allowed if v in items]
 
 

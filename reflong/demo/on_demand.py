@@ -94,7 +94,13 @@ class OnDemandPdfs:
             venue = rng.choice(text.VENUES)
             out.append(
                 Work(
-                    f"ext-{arxiv_id}-{i}", realistic_title(rng.random), authors, date(year, 6, 1), None, None, venue
+                    f"ext-{arxiv_id}-{i}",
+                    realistic_title(rng.random),
+                    authors,
+                    date(year, 6, 1),
+                    None,
+                    None,
+                    venue,
                 )
             )
         return out

@@ -32,7 +32,10 @@ class BackgroundServer:
 
     def start(self: _S) -> _S:
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=self.thread_name, daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=self.thread_name,
+            daemon=True,
         )
         self._thread.start()
         return self

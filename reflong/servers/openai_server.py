@@ -154,11 +154,17 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorised():
             return
         if self.path.rstrip("/") != "/v1/models":
-            self._json(404, _error(f"Unknown request URL: GET {self.path}.", "invalid_request_error", "unknown_url"))
+            self._json(
+                404, _error(f"Unknown request URL: GET {self.path}.", "invalid_request_error", "unknown_url")
+            )
             return
         owner = self.server.owner
         self._json(
-            200, {"object": "list", "data": [{"id": owner.model, "object": "model", "created": 0, "owned_by": "reflong"}]}
+            200,
+            {
+                "object": "list",
+                "data": [{"id": owner.model, "object": "model", "created": 0, "owned_by": "reflong"}],
+            },
         )
 
     def do_POST(self) -> None:
@@ -169,7 +175,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._authorised():
             return
         if self.path.rstrip("/") != "/v1/chat/completions":
-            self._json(404, _error(f"Unknown request URL: POST {self.path}.", "invalid_request_error", "unknown_url"))
+            self._json(
+                404, _error(f"Unknown request URL: POST {self.path}.", "invalid_request_error", "unknown_url")
+            )
             return
         try:
             body = json.loads(raw)
@@ -177,7 +185,10 @@ class _Handler(BaseHTTPRequestHandler):
             model = body["model"]
             user = next(m["content"] for m in reversed(messages) if m.get("role") == "user")
         except (ValueError, KeyError, TypeError, StopIteration):
-            self._json(400, _error("We could not parse the JSON body of your request.", "invalid_request_error", None))
+            self._json(
+                400,
+                _error("We could not parse the JSON body of your request.", "invalid_request_error", None),
+            )
             return
         if model != owner.model:
             self._json(
@@ -191,11 +202,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         fault = owner.faults.get(number)
         if fault is not None:
-            headers = {"Retry-After": str(max(1, round(owner.retry_after))), "retry-after-ms": str(int(owner.retry_after * 1000))}
+            headers = {
+                "Retry-After": str(max(1, round(owner.retry_after))),
+                "retry-after-ms": str(int(owner.retry_after * 1000)),
+            }
             if fault == 429:
-                self._json(429, _error("Rate limit reached for requests.", "requests", "rate_limit_exceeded"), headers)
+                self._json(
+                    429,
+                    _error("Rate limit reached for requests.", "requests", "rate_limit_exceeded"),
+                    headers,
+                )
             else:
-                self._json(fault, _error("The server had an error while processing your request.", "server_error", None), headers)
+                self._json(
+                    fault,
+                    _error("The server had an error while processing your request.", "server_error", None),
+                    headers,
+                )
             return
         prompt_tokens = sum(owner.count_tokens(str(m.get("content", ""))) for m in messages)
         if owner.max_context is not None and prompt_tokens > owner.max_context:
@@ -304,7 +326,6 @@ class OpenAIServer(BackgroundServer):
     def planted(self) -> dict[tuple[str, str], Planted]:
         return {(p.config, p.task_id): p for p in self.tasks.values()}
 
-
     @property
     def total_answered(self) -> int:
         with self._lock:
@@ -339,10 +360,13 @@ class OpenAIServer(BackgroundServer):
             self.pause_after = None
 
 
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="OpenAI-compatible stand-in that answers from answers files.")
-    parser.add_argument("--tasks", action="append", required=True, help="Folder of prompts + answers (repeatable).")
+    parser = argparse.ArgumentParser(
+        description="OpenAI-compatible stand-in that answers from answers files."
+    )
+    parser.add_argument(
+        "--tasks", action="append", required=True, help="Folder of prompts + answers (repeatable)."
+    )
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--api-key", default=None, help="Require this bearer key (401 otherwise).")

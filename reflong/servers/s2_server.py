@@ -261,7 +261,6 @@ class S2Server(BackgroundServer):
         self._thread: threading.Thread | None = None
 
 
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m reflong.servers.s2_server", description=__doc__.split("\n")[0]

@@ -133,7 +133,7 @@ def _write_edges(
                     e.band, e.reason = "review", f"also matches {best} better; {e.reason}"
                     session.add(e)
     if rows:
-        session.flush()  # deletes first: a dropped edge's key may come back as a new row
+        session.flush()  # the ORM's updates and deletes go out first, then the new rows in one go
         session.execute(insert(Citation), list(rows.values()))
 
 

@@ -50,7 +50,8 @@ def load_seed_file(path: str | Path) -> list[SeedTitle]:
     return list(seeds.values())
 
 
-def _surname(name: str) -> str:
+def surname(name: str) -> str:
+    """The surname a reference would print: "Last, First" -> Last; organisations kept whole."""
     name = name.strip()
     if "," in name:  # "Last, First"
         return name.split(",", 1)[0].strip()
@@ -75,7 +76,7 @@ def store_seeds(session: Session) -> list[SeedTitle]:
             authors = json.loads(p.authors_json or "[]")
         except json.JSONDecodeError:
             authors = []
-        first = _surname(authors[0]) if authors and isinstance(authors[0], str) else None
+        first = surname(authors[0]) if authors and isinstance(authors[0], str) else None
         seeds.setdefault(p.arxiv_id, SeedTitle(p.arxiv_id, p.title, p.first_published, first, p.doi))
     return list(seeds.values())
 

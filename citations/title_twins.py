@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from reflong.citations.normalize import norm
 from reflong.citations.resolve import SeedTitle
-from reflong.citations.seeds import _surname
+from reflong.citations.seeds import surname
 
 Twins = dict[str, list[tuple[str, str]]]  # seed id -> [(other arXiv id, its first author's surname)]
 
@@ -31,7 +31,7 @@ def _first_surname(authors_json: str | None) -> str:
         authors = json.loads(authors_json or "[]")
     except json.JSONDecodeError:
         return ""
-    return _surname(authors[0]) if authors and isinstance(authors[0], str) else ""
+    return surname(authors[0]) if authors and isinstance(authors[0], str) else ""
 
 
 def find_twins(session: Session, seeds: Iterable[SeedTitle]) -> Twins:

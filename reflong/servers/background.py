@@ -6,12 +6,27 @@ how they run; tests and benches start them with ``with Server(...) as s:`` and r
 
 from __future__ import annotations
 
+import json
 import threading
 import time
-from http.server import ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TypeVar
 
 _S = TypeVar("_S", bound="BackgroundServer")
+
+
+def send_json(
+    handler: BaseHTTPRequestHandler, status: int, payload, headers: dict[str, str] | None = None
+) -> None:
+    """One JSON answer with its length, as the S2, OpenAlex and OpenAI stand-ins all answer."""
+    body = json.dumps(payload).encode("utf-8")
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    for k, v in (headers or {}).items():
+        handler.send_header(k, v)
+    handler.end_headers()
+    handler.wfile.write(body)
 
 
 class BackgroundServer:

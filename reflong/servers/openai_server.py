@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from reflong.servers.background import BackgroundServer
+from reflong.servers.background import BackgroundServer, send_json
 
 DEFAULT_MODEL = "reflong-standin"
 
@@ -127,14 +127,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _json(self, status: int, obj: dict, headers: dict[str, str] | None = None) -> None:
-        body = json.dumps(obj).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
+        send_json(self, status, obj, headers)
 
     def _authorised(self) -> bool:
         key = self.server.owner.api_key

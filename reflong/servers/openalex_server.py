@@ -53,7 +53,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from reflong.demo.citation_graph import INDEX_FILE
 from reflong.ingest.local_source import read_catalog
-from reflong.servers.background import BackgroundServer
+from reflong.servers.background import BackgroundServer, send_json
 
 MAX_OR_VALUES = 50
 MAX_PER_PAGE = 200
@@ -227,14 +227,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _send(self, status: int, payload, headers: dict | None = None) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
+        send_json(self, status, payload, headers)
         self.server.owner.counts[f"status:{status}"] += 1
 
     def do_GET(self) -> None:

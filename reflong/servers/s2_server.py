@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.demo.citation_graph import INDEX_FILE, paper_id
 from reflong.ingest.local_source import read_catalog
-from reflong.servers.background import BackgroundServer
+from reflong.servers.background import BackgroundServer, send_json
 
 MAX_BATCH = 500
 MAX_LIMIT = 1000
@@ -114,14 +114,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _send(self, status: int, payload, headers: dict | None = None) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
+        send_json(self, status, payload, headers)
         self.server.owner.counts[f"status:{status}"] += 1
 
     def _gate(self, kind: str) -> bool:

@@ -37,7 +37,7 @@ def dist(xs: list[int]) -> dict:
 def measure_texts(texts: dict[str, tuple[str, str]]) -> dict[str, list[int]]:
     """body tokens, reference tokens and entries for {id: (body, references)}."""
     from reflong.citations.split import split_references
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.common.tokenizer import get_tokenizer
 
     tok = get_tokenizer("o200k_base")
     out: dict[str, list[int]] = {"body_tokens": [], "reference_tokens": [], "entries": []}
@@ -49,7 +49,7 @@ def measure_texts(texts: dict[str, tuple[str, str]]) -> dict[str, list[int]]:
 
 
 def parse_corpus(corpus: Path) -> dict[str, tuple[str, str]]:
-    from reflong.ingest.pdf_text import PdfError, parse_pdf
+    from reflong.ingest.parse.pdf_text import PdfError, parse_pdf
 
     texts = {}
     for line in (corpus / "papers.jsonl").read_text().splitlines():
@@ -69,7 +69,7 @@ def policies(corpus: Path, texts: dict[str, tuple[str, str]]) -> dict:
     from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher
     from reflong.assemble.paper.model import KeyCandidate, PaperDoc
     from reflong.assemble.prompts import paper_template
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.common.tokenizer import get_tokenizer
 
     tok = get_tokenizer("o200k_base")
     seeds = [json.loads(x) for x in (corpus / "seeds.jsonl").read_text().splitlines()]
@@ -125,7 +125,7 @@ def synthetic(n: int) -> dict[str, list[int]]:
     from reflong.demo.generate import entries_for
     from reflong.demo.render import save_pdf
     from reflong.demo.world import SynthConfig, plan_world
-    from reflong.ingest.pdf_text import parse_pdf
+    from reflong.ingest.parse.pdf_text import parse_pdf
 
     world = plan_world(SynthConfig(papers=max(n, 120), lengths="real"))
     texts = {}

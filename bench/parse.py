@@ -43,7 +43,7 @@ def _raw(pdfs: list[Path]) -> int:
 
 
 def _ours(pdfs: list[Path]) -> int:
-    from reflong.ingest.pdf_text import parse_pdf
+    from reflong.ingest.parse.pdf_text import parse_pdf
 
     return sum(parse_pdf(pdf).n_pages for pdf in pdfs)
 
@@ -71,7 +71,7 @@ def _best(fn, pdfs: list[Path], repeat: int) -> tuple[float, int]:
 
 def _stage(pdfs: list[Path], workers: int, repeat: int) -> tuple[float, float]:
     from reflong.db import Paper, open_store, session_for
-    from reflong.ingest.parse_stage import ParseSettings, run_parse
+    from reflong.ingest.parse.stage import ParseSettings, run_parse
 
     best = 0.0
     cpu = 0.0

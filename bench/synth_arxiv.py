@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pymupdf
 
+from reflong.common.tokenizer import get_tokenizer
 from reflong.demo.document import Document, compose
 from reflong.demo.generate import entries_for, generate
 from reflong.demo.render import BOTTOM, COL_W, GAP, MARGIN_X, PAGE_H, PAGE_W, TOP, render_pdf
 from reflong.demo.world import SynthConfig, plan_world
-from reflong.ingest.tokenizer import get_tokenizer
 
 
 def _cpu() -> float:

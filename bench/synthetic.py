@@ -62,7 +62,7 @@ def main() -> None:
 
         # Peer: count every A prompt in full with the same tokenizer.
         sys.path.insert(0, str(REPO))
-        from reflong.ingest.tokenizer import get_tokenizer
+        from reflong.common.tokenizer import get_tokenizer
 
         tok = get_tokenizer("o200k_base")
         start = time.perf_counter()

@@ -19,11 +19,11 @@ from pathlib import Path
 from sqlmodel import Session
 
 from reflong.citations.cite_stage import run_cite
-from reflong.citations.evaluate import load_labels, pr_curve
+from reflong.citations.label_accuracy import load_labels, pr_curve
 from reflong.citations.resolve import SeedIndex, SeedTitle
 from reflong.db.engine import open_store
 from reflong.db.papers import Paper
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -19,11 +19,11 @@ from sqlmodel import Session, select
 
 from reflong.citations.entry_parse import ParsedEntry, parse_entry
 from reflong.citations.split import SPLITTER_VERSION, split_references
+from reflong.common.errors import NetworkError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.papers import Paper, clear_failure, record_failure, utcnow
 from reflong.db.text import ParsedDoc
-from reflong.errors import NetworkError
-from reflong.progress import ProgressFactory, null_progress
 
 STAGE = "cite"
 MAX_ENTRIES = 3000  # more is a garbled section (or a book); keep the first ones and say so

@@ -17,7 +17,7 @@ from pathlib import Path
 from lxml import etree
 
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi
-from reflong.errors import NetworkError, ReflongError
+from reflong.common.errors import NetworkError, ReflongError
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 SERVICES = {"references": "processReferences", "fulltext": "processFulltextDocument"}

@@ -25,10 +25,10 @@ from reflong.citations.entry_parse import ParsedEntry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
 from reflong.citations.seeds import load_seed_file, store_seeds, sync_seeds
 from reflong.citations.title_twins import find_twins
+from reflong.common.errors import ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.citations import Citation, Reference, ReferenceList, Seed
 from reflong.db.papers import utcnow
-from reflong.errors import ReflongError
-from reflong.progress import ProgressFactory, null_progress
 
 
 @dataclass

@@ -15,10 +15,10 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from reflong.citations.resolve import SeedTitle
+from reflong.common.errors import ReflongError
+from reflong.common.textfiles import read_user_text
 from reflong.db.citations import Citation, Seed
 from reflong.db.papers import Paper, PaperRole, utcnow
-from reflong.errors import ReflongError
-from reflong.textfiles import read_user_text
 
 _VERSION_SUFFIX = re.compile(r"v\d+$")
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from sqlmodel import Field, Session, SQLModel, select
 
+from reflong.common.errors import ReflongError
 from reflong.db.papers import utcnow
-from reflong.errors import ReflongError
 
 VERDICTS = ("confirm", "reject")
 _KEY_RE = re.compile(r"^\s*(?P<citing>\S+?)v(?P<version>\d+)\s*->\s*(?P<seed>\S+?)(?:v\d+)?\s*$")

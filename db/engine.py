@@ -14,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 DEFAULT_DB_PATH = Path("reflong.db")
 # How long one statement waits for another connection's write transaction (SQLite busy_timeout).

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 
 class StoreBusy(ReflongError):

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 from reflong.evaluate import baselines, files
 from reflong.evaluate.metrics import Summary, summarize
 from reflong.evaluate.scoring import FileResult, results_json, score_mapping

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 ANSWERS_SUFFIX = "_answers.json"
 NOT_PROMPTS = {

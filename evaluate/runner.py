@@ -18,7 +18,7 @@ Why each piece:
   manifest. A network failure that outlasts them stops the run with one line; whatever was
   answered stays cached.
 - **Context check before sending**: the system and user messages are counted with the project's
-  exact tokenizer (``ingest/tokenizer.py``; ``--tokenizer``, default ``o200k_base``); a prompt over
+  exact tokenizer (``reflong/common/tokenizer.py``; ``--tokenizer``, default ``o200k_base``); a prompt over
   ``--max-context`` is skipped with the reason in the manifest, never truncated (a truncated
   prompt would silently test another task). The endpoint's own ``context_length_exceeded`` is
   recorded the same way.
@@ -40,9 +40,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from reflong.errors import NetworkError, ReflongError
+from reflong.common.errors import NetworkError, ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.evaluate import files
-from reflong.progress import ProgressFactory, null_progress
 
 SYSTEM_PROMPT = "You are a helpful assistant."
 RUN_MANIFEST = "run_manifest.json"
@@ -283,7 +283,7 @@ def run_prompts(
     import openai
 
     from reflong.assemble.outputs import file_entry, reflong_json_bytes, write_atomic
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.common.tokenizer import get_tokenizer
 
     out_dir = Path(out_dir)
     if Path(prompts).is_dir() and out_dir.resolve().is_relative_to(Path(prompts).resolve()):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 from reflong.evaluate import files
 from reflong.evaluate.metrics import Summary, TaskScore, score_task, summarize
 from reflong.evaluate.parsing import parse_response

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import requests
 
-from reflong.errors import NetworkError, ServiceBusyError
+from reflong.common.errors import NetworkError, ServiceBusyError
 from reflong.ingest.netpolicy import (
     BUSY_STATUS,
     ArxivConnection,

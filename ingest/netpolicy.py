@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from reflong.errors import BlockedError, NetworkError, ServiceBusyError
+from reflong.common.errors import BlockedError, NetworkError, ServiceBusyError
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from reflong.citations.entry_parse import parse_entry
 from reflong.citations.resolve import Thresholds
 from reflong.citations.resolve_stage import run_resolve
 from reflong.cli import main
+from reflong.common.errors import ReflongError
 from reflong.db import Citation, Paper, open_store
 from reflong.db.audits import Audit, EdgeKey, apply_verdicts, effective_band, record_verdict, verdicts_for
-from reflong.errors import ReflongError
 
 PAPERS = ("1810.04805", "2004.07180", "2109.08668", "2203.14465", "2205.14135", "2212.08410")
 # Real-world mistakes the resolver must not simply accept (cf. issue 4): an arXiv id copied onto

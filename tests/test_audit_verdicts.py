@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
+from reflong.common.errors import ReflongError
 from reflong.db import open_store, session_for
 from reflong.db.audits import (
     Audit,
@@ -18,7 +19,6 @@ from reflong.db.audits import (
     verdicts_for,
 )
 from reflong.db.stats import collect_stats
-from reflong.errors import ReflongError
 
 
 def test_edge_key_round_trip_and_bad_keys():

@@ -13,7 +13,7 @@ from lxml import etree
 
 from reflong.cli import main
 from reflong.demo.catalog2024 import MONTHLY, OTHER_CS_SHARE, TARGET, write_catalog
-from reflong.ingest.local_source import read_catalog
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.servers.arxiv_server import ArxivServer
 
 SCALE = 0.02  # ~1,800 papers up to 2024-10

@@ -15,15 +15,15 @@ import requests
 from click.testing import CliRunner
 
 from reflong.cli import main
+from reflong.common.errors import NetworkError
 from reflong.db.engine import open_store
 from reflong.demo.citation_graph import IndexConfig, read_truth_pairs, write_world_index
 from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
-from reflong.errors import NetworkError
-from reflong.ingest.citation_index import CachedIndex
+from reflong.ingest.index.base import CachedIndex
+from reflong.ingest.index.semantic_scholar import S2Index
 from reflong.ingest.netpolicy import NetPolicy
-from reflong.ingest.selection import band_of, key_order, stratified_sample
-from reflong.ingest.semantic_scholar import S2Index
+from reflong.ingest.plan.selection import band_of, key_order, stratified_sample
 from reflong.servers.arxiv_server import ArxivServer
 from reflong.servers.s2_server import S2Server
 

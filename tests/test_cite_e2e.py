@@ -17,13 +17,13 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 
 from reflong.citations.cite_stage import run_cite
-from reflong.citations.evaluate import evaluate, load_labels
+from reflong.citations.label_accuracy import evaluate, load_labels
 from reflong.citations.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.engine import open_store
 from reflong.db.papers import Failure, Paper
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 
 
 def add_papers(engine, corpus_dir, ids: list[str]) -> None:

@@ -8,16 +8,16 @@ from sqlmodel import Session, select
 from test_cite_e2e import add_papers
 
 from reflong.citations.cite_stage import run_cite
-from reflong.citations.evaluate import evaluate, load_labels
 from reflong.citations.grobid import GrobidReferences, parse_tei
+from reflong.citations.label_accuracy import evaluate, load_labels
 from reflong.citations.resolve_stage import run_resolve
 from reflong.citations.split import SPLITTER_VERSION
 from reflong.cli import main
+from reflong.common.errors import NetworkError
 from reflong.db.citations import Reference, ReferenceList
 from reflong.db.engine import open_store
 from reflong.db.papers import Failure
-from reflong.errors import NetworkError
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 from reflong.servers.grobid_server import GrobidStandIn
 
 TEI_PAPERS = ["1805.02262", "1912.10667", "2004.07180"]

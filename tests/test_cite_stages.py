@@ -13,11 +13,11 @@ from reflong.citations.cite_stage import run_cite
 from reflong.citations.resolve_stage import run_resolve
 from reflong.citations.seeds import load_seed_file
 from reflong.cli import main
+from reflong.common.errors import ReflongError
 from reflong.db.citations import Citation, Seed
 from reflong.db.engine import open_store
 from reflong.db.papers import Paper, PaperRole
 from reflong.db.text import ParsedDoc
-from reflong.errors import ReflongError
 
 REFS = "\n".join(
     [

@@ -8,7 +8,7 @@ import logging
 from click.testing import CliRunner
 
 from reflong.cli import main
-from reflong.progress import LineProgress
+from reflong.common.progress import LineProgress
 from reflong.servers.arxiv_server import ArxivServer, FaultPlan
 
 
@@ -44,11 +44,11 @@ def test_progress_lines_when_stderr_is_not_a_terminal(data_dir, tmp_path):
 
 def test_line_progress_prints_at_intervals_and_a_final_line(caplog):
     now = [0.0]
-    caplog.set_level(logging.INFO, logger="reflong.progress")
+    caplog.set_level(logging.INFO, logger="reflong.common.progress")
     with LineProgress(total=100, desc="parse", unit="PDF", interval=30, clock=lambda: now[0]) as bar:
         for _ in range(100):
             now[0] += 1.0
             bar.update()
-    lines = [r.getMessage() for r in caplog.records if r.name == "reflong.progress"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "reflong.common.progress"]
     assert lines[0].startswith("parse: 30/100 PDF (30%), 1.0 PDF/s, about 70 s left")
     assert len(lines) == 4 and lines[-1] == "parse: 100/100 PDF done in 100 s"

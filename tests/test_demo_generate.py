@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from reflong.cli import main
+from reflong.common.tokenizer import get_tokenizer
 from reflong.demo.generate import generate
 from reflong.demo.render import BOTTOM, PAGE_W
 from reflong.demo.truth import cited_seeds, citers, read_truth
 from reflong.demo.world import SynthConfig, norm_title, plan_world
-from reflong.ingest.tokenizer import get_tokenizer
 
 CFG = SynthConfig(papers=120, seed=0, since="2024-03")
 
@@ -317,7 +317,7 @@ def test_interrupted_run_is_finished_by_a_rerun(cat: Path, tmp_path: Path) -> No
 def test_parsed_documents_keep_their_own_title(cat: Path) -> None:
     """Issue 12, item 11: the generator repeats the title as a running header on later pages;
     the parser must keep page 1's title block (parser 1 lost it in about half the documents)."""
-    from reflong.ingest.pdf_text import parse_pdf
+    from reflong.ingest.parse.pdf_text import parse_pdf
 
     titles = {r["arxiv_id"]: r["title"] for r in _read(cat / "papers.jsonl")}
     truth = _read(cat / "truth.jsonl")
@@ -335,12 +335,12 @@ def test_real_length_model_matches_the_corpus(tmp_path):
     import statistics
 
     from reflong.citations.split import split_references
+    from reflong.common.tokenizer import get_tokenizer
     from reflong.demo.document import compose
     from reflong.demo.generate import entries_for
     from reflong.demo.render import save_pdf
     from reflong.demo.world import REAL_BODY_SCALE, real_lengths
-    from reflong.ingest.pdf_text import parse_pdf
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.ingest.parse.pdf_text import parse_pdf
 
     world = plan_world(SynthConfig(papers=400, seed=3, lengths="real"))
     papers = list(world.papers.values())

@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 from reflong.assemble.prompts import f_template, paper_template
 from reflong.cli import main
+from reflong.common.tokenizer import get_tokenizer
 from reflong.evaluate.runner import RunSettings, run_prompts
-from reflong.ingest.tokenizer import get_tokenizer
 from reflong.servers.openai_server import OpenAIServer
 
 WORDS = [

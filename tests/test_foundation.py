@@ -8,8 +8,8 @@ import sqlite3
 from click.testing import CliRunner
 
 from reflong.cli import main
+from reflong.common.tokenizer import get_tokenizer
 from reflong.db import Paper, open_store, record_failure, session_for
-from reflong.ingest.tokenizer import get_tokenizer
 
 
 def test_store_is_wal_and_has_tables(db_path):
@@ -50,7 +50,7 @@ def test_tokenizers_count_exactly():
 def test_unknown_tokenizer_is_a_one_line_error(db_path):
     import pytest
 
-    from reflong.errors import ReflongError
+    from reflong.common.errors import ReflongError
 
     with pytest.raises(ReflongError, match="unknown tokenizer"):
         get_tokenizer("gpt5_base")

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from reflong.cli import main
 from reflong.db import Failure, Paper, open_store
-from reflong.ingest.local_source import read_catalog
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.servers.arxiv_server import ArxivServer
 
 SECRET = b"TOPSECRET-hostname-like-bytes\n"

@@ -19,7 +19,7 @@ from reflong.cli import main
 from reflong.db.citations import ReferenceList
 from reflong.db.engine import open_store
 from reflong.db.papers import Failure
-from reflong.ingest.parse_stage import ParseSettings, run_parse
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 from reflong.servers.grobid_server import GrobidStandIn
 
 PAPERS = ["1805.02262", "1912.10667"]  # both have a recorded TEI

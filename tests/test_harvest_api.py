@@ -13,8 +13,8 @@ from test_harvest_oai import _expected_roles, _roles
 
 from reflong.cli import main
 from reflong.db import open_store, session_for
-from reflong.ingest.api_harvest import lookup_versions
-from reflong.ingest.arxiv_client import PoliteArxivClient
+from reflong.ingest.harvest.api import lookup_versions
+from reflong.ingest.harvest.arxiv_client import PoliteArxivClient
 from reflong.servers.arxiv_server import ApiLimits, ArxivServer
 
 

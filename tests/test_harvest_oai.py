@@ -21,8 +21,8 @@ from click.testing import CliRunner
 from lxml import etree
 
 from reflong.cli import main
-from reflong.ingest.arxivraw import parse_page
-from reflong.ingest.oai_harvest import sets_for
+from reflong.ingest.harvest.arxivraw import parse_page
+from reflong.ingest.harvest.oai import sets_for
 from reflong.servers.arxiv_server import ArxivServer
 
 SINCE = ["--since", "2024-03"]

@@ -13,11 +13,11 @@ import time
 import arxiv
 import pytest
 
+from reflong.common.errors import NetworkError
 from reflong.db import open_store
-from reflong.errors import NetworkError
-from reflong.ingest.arxiv_client import PoliteArxivClient
-from reflong.ingest.ingest_stage import IngestSettings, run_ingest
+from reflong.ingest.harvest.arxiv_client import PoliteArxivClient
 from reflong.ingest.netpolicy import NetPolicy
+from reflong.ingest.stage import IngestSettings, run_ingest
 from reflong.servers.arxiv_server import ArxivServer, FaultPlan
 
 APRIL_CL = "cat:cs.CL AND submittedDate:[202204010000 TO 202209302359]"  # 6 papers

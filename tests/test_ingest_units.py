@@ -12,16 +12,16 @@ from datetime import date
 import pytest
 from sqlmodel import select
 
+from reflong.common.errors import ReflongError
 from reflong.db import open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole
-from reflong.errors import ReflongError
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.ingest.download import cache_name, copy_local, pdf_problem
-from reflong.ingest.ingest_stage import IngestSettings, run_ingest
-from reflong.ingest.local_source import read_catalog
 from reflong.ingest.netpolicy import NetPolicy
-from reflong.ingest.records import PaperMeta, split_versioned_id
-from reflong.ingest.versions import pick_versions
-from reflong.ingest.windows import BuildWindows, add_months, parse_month
+from reflong.ingest.paper_meta import PaperMeta, split_versioned_id
+from reflong.ingest.plan.versions import pick_versions
+from reflong.ingest.plan.windows import BuildWindows, add_months, parse_month
+from reflong.ingest.stage import IngestSettings, run_ingest
 from reflong.servers.arxiv_server import QueryError, parse_query, render_feed
 
 
@@ -304,7 +304,7 @@ def test_versions_catalog_distractor_read_at_explicit_older_version(tmp_path, co
 
 
 def test_duplicate_ids_across_windows_are_recorded_and_skipped(corpus_dir, tmp_path, db_path):
-    from reflong.ingest.sources import LocalSource
+    from reflong.ingest.catalog.source import LocalSource
 
     class Overlapping(LocalSource):
         """A source that (wrongly) returns a seed again in the pool window, as a glitchy mirror might."""
@@ -315,7 +315,7 @@ def test_duplicate_ids_across_windows_are_recorded_and_skipped(corpus_dir, tmp_p
                 metas.insert(0, self.lookup(["2203.14465"])[0])
             return metas
 
-    import reflong.ingest.ingest_stage as stage
+    import reflong.ingest.stage as stage
 
     settings = IngestSettings(since="2022-03", cache_dir=tmp_path / "c", source_dir=corpus_dir)
     original = stage.make_source

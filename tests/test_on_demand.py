@@ -12,7 +12,7 @@ import requests
 from reflong.demo.catalog2024 import write_catalog
 from reflong.demo.citation_graph import TRUTH_FILE, read_truth_pairs, write_world_index
 from reflong.demo.on_demand import OnDemandPdfs
-from reflong.ingest.local_source import read_catalog
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.servers.arxiv_server import ArxivServer
 
 

@@ -17,12 +17,12 @@ from click.testing import CliRunner
 from test_citation_index import SINCE, _index_rows
 
 from reflong.cli import main
+from reflong.common.errors import NetworkError, ServiceBusyError
 from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
-from reflong.errors import NetworkError, ServiceBusyError
+from reflong.ingest.index.openalex import OpenAlexIndex, arxiv_of_work
 from reflong.ingest.netpolicy import NetPolicy
-from reflong.ingest.openalex import OpenAlexIndex, arxiv_of_work
 from reflong.servers.arxiv_server import ArxivServer
 from reflong.servers.openalex_server import OpenAlexServer
 from reflong.servers.s2_server import S2Server

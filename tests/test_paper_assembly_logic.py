@@ -11,7 +11,7 @@ from reflong.assemble.paper.documents import fit_document
 from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
 from reflong.assemble.paper.sampling import NegativePools, plan_tasks
 from reflong.assemble.paper.verify import Verifier
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
 
 SEEDS = {
     "2403.00001": "Alpha Models Are Great",

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from reflong.cli import main
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
 from reflong.servers.arxiv_server import ArxivServer
 
 LENGTHS = [("15K", 4), ("22K", 6), ("30K", 8)]

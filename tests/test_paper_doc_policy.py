@@ -18,10 +18,10 @@ from reflong.assemble.paper.documents import fit_sampled
 from reflong.assemble.paper.model import PaperDoc
 from reflong.assemble.paper.stage import run_paper_build
 from reflong.citations.split import split_reference_entries, split_references
+from reflong.common.errors import ReflongError
+from reflong.common.tokenizer import get_tokenizer
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed, open_store, session_for
-from reflong.errors import ReflongError
-from reflong.ingest.pdf_text import PARSER_VERSION
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.ingest.parse.pdf_text import PARSER_VERSION
 
 WINDOW = "2024-03:s1:p6:d2"
 KEY = ("2403.01000", "Quokka: Sparse Retrieval Heads for Streaming Transformers")

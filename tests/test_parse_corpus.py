@@ -14,10 +14,10 @@ import unicodedata
 import pytest
 from sqlmodel import select
 
+from reflong.common.tokenizer import get_tokenizer
 from reflong.db import Chunk, Paper, ParsedDoc, open_store, session_for
-from reflong.ingest.parse_stage import ParseSettings, run_parse
-from reflong.ingest.pdf_text import PARSER_VERSION
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.ingest.parse.pdf_text import PARSER_VERSION
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 
 CHUNK_TOKENS = 700
 

@@ -19,10 +19,10 @@ from click.testing import CliRunner
 from sqlmodel import select
 
 from reflong.cli import main
+from reflong.common.tokenizer import get_tokenizer
 from reflong.db import Chunk, Failure, Paper, ParsedDoc, open_store, session_for
-from reflong.ingest.parse_stage import ParseSettings, run_parse
-from reflong.ingest.pdf_text import PdfError, parse_pdf
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.ingest.parse.pdf_text import PdfError, parse_pdf
+from reflong.ingest.parse.stage import ParseSettings, run_parse
 
 GOOD = ("1706.03762", "1810.04805", "2212.08410")
 

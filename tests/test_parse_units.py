@@ -5,10 +5,10 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from reflong.ingest.chunking import chunk_text
-from reflong.ingest.pdf_text import Dehyphenator, normalize_text, parse_pdf
-from reflong.ingest.sections import is_references_heading
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
+from reflong.ingest.parse.chunking import chunk_text
+from reflong.ingest.parse.pdf_text import Dehyphenator, normalize_text, parse_pdf
+from reflong.ingest.parse.sections import is_references_heading
 
 
 @pytest.mark.parametrize(

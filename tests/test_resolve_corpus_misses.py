@@ -19,7 +19,7 @@ import pytest
 from reflong.citations.entry_parse import parse_entry
 from reflong.citations.resolve import SeedIndex, SeedTitle
 from reflong.citations.split import MAX_ENTRY_CHARS, split_references
-from reflong.ingest.pdf_text import parse_pdf
+from reflong.ingest.parse.pdf_text import parse_pdf
 
 
 @pytest.fixture(scope="module")

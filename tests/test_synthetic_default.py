@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from reflong.assemble import prompts
 from reflong.assemble.synthetic.a import FRUITS
 from reflong.cli import main
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
 
 STAR = re.compile(r"The little penguin counted (\d+) \u2605")
 

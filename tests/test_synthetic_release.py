@@ -18,7 +18,7 @@ from reflong.assemble.outputs import reflong_json_bytes
 from reflong.assemble.synthetic.a import LEVELS, MODES, preset_specs, setting_name
 from reflong.assemble.synthetic.build import build_configs, parse_lengths
 from reflong.cli import main
-from reflong.ingest.tokenizer import get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
 
 A_SETTINGS = [setting_name(m, lv) for m in MODES for lv in LEVELS]
 F_TOPICS = ["financial_market", "foot_locker", "twitter"]

@@ -8,8 +8,13 @@ import random
 import pytest
 
 from reflong.assemble import prompts
+from reflong.assemble.cumulative_sampling import (
+    cumulative_tasks,
+    distinct_in_order,
+    extend_from_pool,
+    reshuffled,
+)
 from reflong.assemble.outputs import reflong_json_bytes
-from reflong.assemble.sampling import cumulative_tasks, distinct_in_order, extend_from_pool, reshuffled
 
 
 def test_paper_templates_follow_the_papers_figures():

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
+from reflong.common.errors import ReflongError
 from reflong.db.builds import Build
-from reflong.errors import ReflongError
 
 
 def find_build(session: Session, build_id: int | None = None, out_dir: str | Path | None = None) -> Build:

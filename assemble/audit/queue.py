@@ -37,13 +37,13 @@ from sqlmodel import Session, select
 
 from reflong.assemble.audit.build_lookup import find_build
 from reflong.assemble.outputs import atomic_target
+from reflong.common.errors import ReflongError
+from reflong.common.textfiles import read_user_text
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation, Seed
 from reflong.db.index import IndexDisagreement
 from reflong.db.papers import Paper
-from reflong.errors import ReflongError
-from reflong.textfiles import read_user_text
 
 KIND_ORDER = ("distractor_fp", "review", "title_only", "near_dup_seeds", "index_disagree", "dropped_task")
 EDGE_KINDS = frozenset({"distractor_fp", "review", "title_only", "index_disagree"})

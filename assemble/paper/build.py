@@ -32,7 +32,7 @@ from reflong.assemble.prompts import (
     paper_template,
     prompt_tokens,
 )
-from reflong.ingest.tokenizer import Tokenizer, get_tokenizer
+from reflong.common.tokenizer import Tokenizer, get_tokenizer
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 
 from reflong.assemble.paper.model import PaperDoc
 from reflong.citations.split import split_reference_entries
-from reflong.ingest.tokenizer import Tokenizer
+from reflong.common.tokenizer import Tokenizer
 
 _BOUNDARY = re.compile(r"(?:\n\s*\n|(?<=[.!?])\s+)")
 DOC_POLICIES = ("fit", "trim", "whole")

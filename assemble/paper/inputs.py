@@ -18,10 +18,10 @@ from reflong.assemble.paper.build import PaperInputs
 from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
 from reflong.citations.resolve import SeedIndex, SeedTitle
 from reflong.citations.split import split_references
+from reflong.common.errors import ReflongError
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed
 from reflong.db.audits import effective_band, verdicts_for
-from reflong.errors import ReflongError
-from reflong.ingest.pdf_text import PARSER_VERSION
+from reflong.ingest.parse.pdf_text import PARSER_VERSION
 
 
 def _ref(arxiv_id: str, version: int) -> str:

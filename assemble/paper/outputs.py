@@ -15,7 +15,7 @@ from reflong.assemble import outputs
 from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
-from reflong.progress import ProgressFactory, null_progress
+from reflong.common.progress import ProgressFactory, null_progress
 
 TITLE = "Ref-Long-Paper (reflong-build)"
 DESCRIPTION = """

@@ -31,9 +31,9 @@ from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
 from reflong.citations.index_agreement import stored_agreement
+from reflong.common.errors import ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db import Build, BuildTask, session_for
-from reflong.errors import ReflongError
-from reflong.progress import ProgressFactory, null_progress
 
 REPORT_NAME = "build_report.json"
 

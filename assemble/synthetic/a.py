@@ -22,7 +22,7 @@ from pathlib import Path
 
 from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE
 from reflong.assemble.synthetic.build import Candidate, SettingSpec
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 #: Essay order of the release (the chunks tile this concatenation; only the first 75,000 words
 #: are used, which end inside siliconvalley.txt).

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reflong.assemble import outputs
+from reflong.assemble.cumulative_sampling import answer_positions, cumulative_tasks
 from reflong.assemble.dataset_card import CardMeta, render_card
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
-from reflong.assemble.sampling import answer_positions, cumulative_tasks
-from reflong.errors import ReflongError
-from reflong.progress import ProgressFactory, null_progress
+from reflong.common.errors import ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reflong.assemble.synthetic.build import Candidate, SettingSpec
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 #: SummHay topic -> Ref-Long-F name (summhay/FORMAT.md: news5, news3, news4).
 RELEASE_TOPICS = {

@@ -14,7 +14,7 @@ import click
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reflong import __version__
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 
 class _Group(click.Group):

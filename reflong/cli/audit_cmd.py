@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from reflong.cli.options import db_option, existing_store, hold_store, output_format
+from reflong.common.errors import ReflongError
 from reflong.db.engine import open_store
-from reflong.errors import ReflongError
 
 
 @click.command()

@@ -10,8 +10,8 @@ from sqlmodel import Session, select
 
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
 from reflong.cli.options import db_option, existing_store, output_format, writes_existing_store
-from reflong.errors import ReflongError
-from reflong.progress import tqdm_progress
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
 
 _ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v(?P<v>\d+))?$")
 

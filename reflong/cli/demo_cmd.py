@@ -13,8 +13,8 @@ from pathlib import Path
 import click
 
 from reflong.cli.options import SEED
+from reflong.common.progress import tqdm_progress
 from reflong.demo.world import SynthConfig
-from reflong.progress import tqdm_progress
 
 
 def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:

@@ -201,8 +201,8 @@ def run(
     top_p 1. A rerun sends only what is not cached yet. Score the result with
       reflong-build eval score --answers TASKS --predictions OUT
     """
+    from reflong.common.progress import tqdm_progress
     from reflong.evaluate.runner import RunSettings, run_prompts
-    from reflong.progress import tqdm_progress
 
     settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
     result = run_prompts(

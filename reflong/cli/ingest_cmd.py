@@ -6,10 +6,10 @@ import click
 
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import writes_store
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
 from reflong.db.engine import open_store
-from reflong.errors import ReflongError
-from reflong.ingest.ingest_stage import run_ingest
-from reflong.progress import tqdm_progress
+from reflong.ingest.stage import run_ingest
 
 
 @click.command()

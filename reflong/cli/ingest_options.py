@@ -8,12 +8,12 @@ from pathlib import Path
 
 import click
 
-from reflong.errors import ReflongError
-from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP
-from reflong.ingest.ingest_stage import DEFAULT_CATEGORIES, IngestSettings
+from reflong.common.errors import ReflongError
+from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
-from reflong.ingest.plan import PlanSettings
-from reflong.ingest.windows import parse_month
+from reflong.ingest.plan.pdf_plan import PlanSettings
+from reflong.ingest.plan.windows import parse_month
+from reflong.ingest.stage import DEFAULT_CATEGORIES, IngestSettings
 
 
 def _since(_ctx, _param, value: str | None) -> str | None:

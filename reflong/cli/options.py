@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import click
 
+from reflong.common.errors import ReflongError
 from reflong.db.engine import DEFAULT_DB_PATH
-from reflong.errors import ReflongError
 
 db_option = click.option(
     "--db",

@@ -10,8 +10,8 @@ import click
 from reflong.assemble.paper.build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import SEED, baseline_sections, lengths_option, no_baselines_option, writes_store
-from reflong.errors import ReflongError
-from reflong.progress import tqdm_progress
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
 
 NOMINAL_DOCS = {"30K": 8, "45K": 12, "60K": 16, "75K": 20}
 TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
@@ -124,7 +124,7 @@ def paper(**opts) -> None:
     """
     from reflong.assemble.paper.stage import run_paper_build
     from reflong.db.engine import open_store
-    from reflong.ingest.windows import BuildWindows, parse_month
+    from reflong.ingest.plan.windows import BuildWindows, parse_month
 
     if not opts["since"]:
         raise click.UsageError("--since YYYY-MM is required: it names the seed window of the build")
@@ -184,9 +184,9 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     from reflong.citations.cite_stage import run_cite
     from reflong.citations.index_agreement import run_index_agreement
     from reflong.citations.resolve_stage import run_resolve
-    from reflong.ingest.ingest_stage import run_ingest
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
-    from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
+    from reflong.ingest.parse.stage import ParseSettings, nothing_parsed, run_parse
+    from reflong.ingest.stage import run_ingest
 
     if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:
         raise ReflongError("give --source DIR or --arxiv-url URL, not both")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from reflong.cli.options import existing_store, writes_existing_store
-from reflong.errors import ReflongError
-from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS
-from reflong.ingest.tokenizer import DEFAULT_TOKENIZER
-from reflong.progress import tqdm_progress
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
+from reflong.common.tokenizer import DEFAULT_TOKENIZER
+from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS
 
 
 @click.command()
@@ -57,7 +57,7 @@ def parse(
     Reruns parse only what is missing (keyed by PDF sha256 and parser version).
     """
     # Imported here: PyMuPDF (and its layout module) costs ~1.4 s, paid by every `--help` otherwise.
-    from reflong.ingest.parse_stage import ParseSettings, nothing_parsed, run_parse
+    from reflong.ingest.parse.stage import ParseSettings, nothing_parsed, run_parse
 
     settings = ParseSettings(
         workers=workers,

@@ -20,8 +20,8 @@ from reflong.cli.options import (
     no_baselines_option,
     usage_error,
 )
-from reflong.errors import ReflongError
-from reflong.progress import tqdm_progress
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
 
 PRESETS = ("reflong2025",)
 A_LENGTHS = "8K,16K,24K"
@@ -213,7 +213,7 @@ def a_command(
     from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
     from reflong.assemble.synthetic import a as synthetic_a
     from reflong.assemble.synthetic.build import run_build
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.common.tokenizer import get_tokenizer
 
     seed = _check_preset(
         preset, seed, **{"--lengths": lengths, "--doc-tokens": doc_tokens, "--candidates": n_candidates}
@@ -297,7 +297,7 @@ def f_command(
     from reflong.assemble.prompts import f_template
     from reflong.assemble.synthetic.build import run_build
     from reflong.assemble.synthetic.f import RELEASE_TOPICS, f_spec, load_summhay
-    from reflong.ingest.tokenizer import get_tokenizer
+    from reflong.common.tokenizer import get_tokenizer
 
     seed = _check_preset(preset, seed, **{"--lengths": lengths})
     out = Path(out_dir or "Ref-Long-F")

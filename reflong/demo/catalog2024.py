@@ -1,7 +1,7 @@
 """A metadata-only synthetic arXiv at 2024's real volume, to prove harvesting at scale.
 
 ``write_catalog(out, scale=1, seed=0, until="2024-10")`` writes ``out/papers.jsonl`` in the local
-catalog format (``ingest/local_source.py``; PDFs: ``file`` null) plus ``out/generator.json``, and
+catalog format (``ingest/catalog/reader.py``; PDFs: ``file`` null) plus ``out/generator.json``, and
 ``python -m reflong.servers.arxiv_server --catalog out --delay 0`` serves it over the Atom API and
 OAI-PMH.
 

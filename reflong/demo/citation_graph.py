@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from reflong.ingest.local_source import Catalog, read_catalog
-from reflong.ingest.windows import add_months, parse_month
+from reflong.ingest.catalog.reader import Catalog, read_catalog
+from reflong.ingest.plan.windows import add_months, parse_month
 
 TRUTH_FILE = "citations.jsonl"
 INDEX_FILE = "s2_index.jsonl"

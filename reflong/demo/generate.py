@@ -21,12 +21,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from reflong import __version__
+from reflong.common.errors import ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.demo.document import compose
 from reflong.demo.references import Entry, bibliography
 from reflong.demo.render import save_pdf
 from reflong.demo.world import Paper, SynthConfig, Version, World, plan_world
-from reflong.errors import ReflongError
-from reflong.progress import ProgressFactory, null_progress
 
 GENERATOR_FILE = "generator.json"
 WHY = {

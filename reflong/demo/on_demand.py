@@ -32,7 +32,7 @@ from reflong.demo.references import bibliography
 from reflong.demo.render import render_pdf
 from reflong.demo.titles import realistic_title
 from reflong.demo.world import LENGTH_MODELS, REAL_BODY_SCALE, Paper, Version, Work, real_lengths
-from reflong.ingest.local_source import Catalog
+from reflong.ingest.catalog.reader import Catalog
 
 DEFAULT_TOKENS = 3500
 

@@ -43,8 +43,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion, read_catalog
-from reflong.ingest.records import split_versioned_id, versioned_id
+from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion, read_catalog
+from reflong.ingest.paper_meta import split_versioned_id, versioned_id
 from reflong.servers.background import BackgroundServer
 from reflong.servers.oai import OaiRepository
 

@@ -69,7 +69,7 @@ from urllib.parse import parse_qs
 
 from lxml import etree as ET
 
-from reflong.ingest.local_source import Catalog, CatalogPaper, CatalogVersion
+from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"

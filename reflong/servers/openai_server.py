@@ -294,7 +294,7 @@ class OpenAIServer(BackgroundServer):
         delay: float = 0.0,
         pause_after: int | None = None,
     ) -> None:
-        from reflong.ingest.tokenizer import get_tokenizer
+        from reflong.common.tokenizer import get_tokenizer
 
         self.tasks = load_tasks([Path(f) for f in task_folders], miss_rate, extra_rate, seed)
         self.model = model

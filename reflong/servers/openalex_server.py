@@ -1,6 +1,6 @@
 """A local server that speaks the OpenAlex works API, serving a world's index view.
 
-It answers what ``ingest/openalex.py`` asks of api.openalex.org, on 127.0.0.1, from a catalog
+It answers what ``ingest/index/openalex.py`` asks of api.openalex.org, on 127.0.0.1, from a catalog
 folder and the same index view the Semantic Scholar stand-in serves (``s2_index.jsonl`` from
 ``reflong.demo.citation_graph``: who cites whom, as an imperfect index sees it), so the two
 providers can be compared on one world. Every catalog paper is a work with arXiv's DataCite DOI
@@ -52,7 +52,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from reflong.demo.citation_graph import INDEX_FILE
-from reflong.ingest.local_source import read_catalog
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.servers.background import BackgroundServer, send_json
 
 MAX_OR_VALUES = 50

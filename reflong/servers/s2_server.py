@@ -1,6 +1,6 @@
 """A local server that speaks the Semantic Scholar Graph API protocol, serving a world's index view.
 
-It answers what ``ingest/semantic_scholar.py`` asks of api.semanticscholar.org, on 127.0.0.1, from
+It answers what ``ingest/index/semantic_scholar.py`` asks of api.semanticscholar.org, on 127.0.0.1, from
 a catalog folder (every paper in it is known by ``ARXIV:<id>``) and an index file
 (``s2_index.jsonl`` from ``reflong.demo.citation_graph``: who cites whom, as the index sees it):
 
@@ -33,7 +33,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.demo.citation_graph import INDEX_FILE, paper_id
-from reflong.ingest.local_source import read_catalog
+from reflong.ingest.catalog.reader import read_catalog
 from reflong.servers.background import BackgroundServer, send_json
 
 MAX_BATCH = 500

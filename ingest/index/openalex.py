@@ -54,9 +54,9 @@ from urllib.parse import urlsplit
 
 import requests
 
-from reflong.errors import NetworkError, ReflongError, ServiceBusyError
-from reflong.ingest.citation_index import Citer, CitersPage, IndexedPaper
-from reflong.ingest.index_http import RETRY, call_index
+from reflong.common.errors import NetworkError, ReflongError, ServiceBusyError
+from reflong.ingest.index.base import Citer, CitersPage, IndexedPaper
+from reflong.ingest.index.http_calls import RETRY, call_index
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,

@@ -11,7 +11,7 @@ import json
 from sqlmodel import Session, select
 
 from reflong.db.harvest import ArxivRecordRow, upsert_records
-from reflong.ingest.arxivraw import ArxivRecord, RawVersion
+from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
 
 
 def record_row(record: ArxivRecord, via: str) -> dict:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pymupdf
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 #: Bump when the output for the same PDF bytes changes: parses are keyed by (sha256, this).
 PARSER_VERSION = "reflong-pymupdf/2"  # 2: page 1's title block is kept (not a running header)
@@ -423,7 +423,7 @@ def extract_blocks(doc: pymupdf.Document) -> list[Block]:
 
 def parse_pdf(path: str | Path) -> ParsedText:
     """Parse one PDF into body, references and appendix text; raises ``PdfError`` on bad input."""
-    from reflong.ingest.sections import split_sections
+    from reflong.ingest.parse.sections import split_sections
 
     doc = open_pdf(path)
     try:

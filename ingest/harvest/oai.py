@@ -37,12 +37,12 @@ from oaipmh_scythe.exceptions import BadResumptionToken, NoRecordsMatch, OAIPMHE
 from oaipmh_scythe.iterator import OAIResponseIterator
 from sqlmodel import Session
 
+from reflong.common.errors import NetworkError
 from reflong.db.harvest import HarvestState, state_for, touch
 from reflong.db.papers import record_failure
-from reflong.errors import NetworkError
-from reflong.ingest.arxivraw import ArxivRecord, parse_page
+from reflong.ingest.harvest.arxivraw import ArxivRecord, parse_page
+from reflong.ingest.harvest.stored_records import store_records
 from reflong.ingest.netpolicy import ArxivConnection, user_agent
-from reflong.ingest.record_rows import store_records
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 SEED, POOL, DISTRACTOR = "seed", "pool", "distractor"
 

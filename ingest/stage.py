@@ -3,8 +3,8 @@
 From arXiv (or a server speaking its protocols, ``--arxiv-url``):
 
 1. metadata is harvested into ``arxiv_record``, one committed page at a time: by default with
-   OAI-PMH (arXivRaw, every version with its date; ``oai_harvest``), incrementally after the
-   first run; with ``--metadata api`` through the API within its limits (``api_harvest``);
+   OAI-PMH (arXivRaw, every version with its date; ``harvest.oai``), incrementally after the
+   first run; with ``--metadata api`` through the API within its limits (``harvest.api``);
 2. roles and version pins are computed from the stored records, batch by batch (``roles``);
 3. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
    controls and sampled distractors, or a stratified sample of the pool without an index, under
@@ -39,22 +39,22 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from reflong.common.errors import NetworkError, ReflongError
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.engine import session_for
 from reflong.db.papers import Paper, PaperRole, clear_failure, record_failure, set_role, upsert_paper
-from reflong.errors import NetworkError, ReflongError
-from reflong.ingest.api_harvest import harvest_window, lookup_versions
-from reflong.ingest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
+from reflong.ingest.catalog.source import LocalSource, Source
 from reflong.ingest.download import FetchOutcome, cache_name, download
+from reflong.ingest.harvest.api import harvest_window, lookup_versions
+from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
+from reflong.ingest.harvest.oai import harvest_set, sets_for
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
-from reflong.ingest.oai_harvest import harvest_set, sets_for
-from reflong.ingest.plan import Plan, PlanSettings, make_plan
-from reflong.ingest.records import PaperMeta
-from reflong.ingest.roles import assign_roles
-from reflong.ingest.selection import stratified_sample
-from reflong.ingest.sources import LocalSource, Source
-from reflong.ingest.versions import pick_versions
-from reflong.ingest.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
-from reflong.progress import ProgressFactory, null_progress
+from reflong.ingest.paper_meta import PaperMeta
+from reflong.ingest.plan.pdf_plan import Plan, PlanSettings, make_plan
+from reflong.ingest.plan.roles import assign_roles
+from reflong.ingest.plan.selection import stratified_sample
+from reflong.ingest.plan.versions import pick_versions
+from reflong.ingest.plan.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from sqlmodel import Session, select
 
 from reflong.db.harvest import ArxivRecordRow
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure, utcnow
-from reflong.ingest.arxivraw import ArxivRecord, RawVersion
-from reflong.ingest.record_rows import record_from_row
-from reflong.ingest.windows import DISTRACTOR, POOL, BuildWindows, Window
+from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
+from reflong.ingest.harvest.stored_records import record_from_row
+from reflong.ingest.plan.windows import DISTRACTOR, POOL, BuildWindows, Window
 
 BATCH = 2000
 _META_FIELDS = (
@@ -136,7 +136,7 @@ def assign_roles(
             window = _window_of(windows, row.first_published)
             if window is None or not matches_categories(json.loads(row.categories_json), categories):
                 continue
-            # The pool is sampled after role assignment (stratified, ingest_stage), never first-N.
+            # The pool is sampled after role assignment (stratified, ingest.stage), never first-N.
             if max_papers is not None and window.role != POOL and taken[window.role] >= max_papers:
                 continue
             taken[window.role] += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 log = logging.getLogger("reflong")
 

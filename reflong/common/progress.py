@@ -43,7 +43,7 @@ def null_progress(total: int | None = None, desc: str = "", unit: str = "it") ->
 
 
 class LineProgress:
-    """Progress as a plain line every ``interval`` seconds, through the ``reflong.progress`` logger.
+    """Progress as a plain line every ``interval`` seconds, through the ``reflong.common.progress`` logger.
 
     Without a terminal (a log file, CI, nohup) a redrawn bar is either invisible or noise; a long
     run still needs a sign of life and an estimate. A run shorter than ``interval`` prints nothing;
@@ -97,12 +97,12 @@ class LineProgress:
             _progress_log.info("%s: %s done in %.0f s", self.desc, self._count().split(" (")[0], elapsed)
 
 
-_progress_log = logging.getLogger("reflong.progress")
+_progress_log = logging.getLogger("reflong.common.progress")
 
 
 def tqdm_progress(total: int | None = None, desc: str = "", unit: str = "it"):
     """A tqdm bar on a terminal; elsewhere ``LineProgress`` lines every ``REFLONG_PROGRESS_SECONDS``
-    (default 30). Nothing when the CLI runs with ``-q`` (``reflong.progress`` logs no INFO)."""
+    (default 30). Nothing when the CLI runs with ``-q`` (``reflong.common.progress`` logs no INFO)."""
     import os
     import sys
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from reflong.errors import ReflongError
+from reflong.common.errors import ReflongError
 
 DEFAULT_TOKENIZER = "o200k_base"
 BUILTIN_ENCODINGS = ("o200k_base", "cl100k_base")

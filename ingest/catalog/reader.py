@@ -21,8 +21,8 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from reflong.errors import ReflongError
-from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
+from reflong.common.errors import ReflongError
+from reflong.ingest.paper_meta import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 

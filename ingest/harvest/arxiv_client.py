@@ -17,7 +17,7 @@ import arxiv
 import requests
 from arxiv import _feed
 
-from reflong.errors import NetworkError, ServiceBusyError
+from reflong.common.errors import NetworkError, ServiceBusyError
 from reflong.ingest.netpolicy import (
     BUSY_STATUS,
     DEFAULT_ARXIV_URL,
@@ -31,7 +31,7 @@ from reflong.ingest.netpolicy import (
     retry_after_seconds,
     unreachable_message,
 )
-from reflong.ingest.records import PaperMeta, clean_title, is_withdrawn, split_versioned_id
+from reflong.ingest.paper_meta import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,14 @@ import itertools
 import re
 from collections import defaultdict
 
-from reflong.ingest.pdf_text import Block, Dehyphenator, Line, ParsedText, normalize_text, render_paragraphs
+from reflong.ingest.parse.pdf_text import (
+    Block,
+    Dehyphenator,
+    Line,
+    ParsedText,
+    normalize_text,
+    render_paragraphs,
+)
 
 _HEADING_WORDS = {
     "references",

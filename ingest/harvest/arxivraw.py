@@ -39,7 +39,7 @@ from email.utils import parsedate_to_datetime
 
 from lxml import etree
 
-from reflong.ingest.records import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.paper_meta import PaperMeta, clean_title, split_versioned_id
 
 OAI_NS = "http://www.openarchives.org/OAI/2.0/"
 RAW_NS = "http://arxiv.org/OAI/arXivRaw/"

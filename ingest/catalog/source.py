@@ -3,7 +3,7 @@
 ``LocalSource`` answers the questions the local ingest asks: which papers fall in a date window
 (at their latest version), what older versions look like (versioned ids), which papers exist at
 all, and "put the PDF of exactly this version in the cache". arXiv itself is harvested into the
-store instead (``oai_harvest``, ``api_harvest``) and roles come from the stored records (``roles``).
+store instead (``harvest.oai``, ``harvest.api``) and roles come from the stored records (``roles``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from reflong.ingest.catalog.reader import CatalogPaper, CatalogProblem, read_catalog
 from reflong.ingest.download import FetchOutcome, copy_local
-from reflong.ingest.local_source import CatalogPaper, CatalogProblem, read_catalog
-from reflong.ingest.records import PaperMeta, split_versioned_id
-from reflong.ingest.windows import Window
+from reflong.ingest.paper_meta import PaperMeta, split_versioned_id
+from reflong.ingest.plan.windows import Window
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from typing import Protocol
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from reflong.common.errors import NetworkError
 from reflong.db.index import IndexCitation, IndexCitersDone, IndexPaper
 from reflong.db.papers import utcnow
-from reflong.errors import NetworkError
 
 
 class IndexUnreachable(NetworkError):

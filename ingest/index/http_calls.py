@@ -15,8 +15,8 @@ from typing import Any
 
 import requests
 
-from reflong.errors import NetworkError
-from reflong.ingest.citation_index import IndexUnreachable
+from reflong.common.errors import NetworkError
+from reflong.ingest.index.base import IndexUnreachable
 from reflong.ingest.netpolicy import NetPolicy, Politeness, connection_reason, retry_after_seconds
 
 log = logging.getLogger(__name__)

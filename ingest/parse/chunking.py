@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reflong.ingest.tokenizer import Tokenizer
+from reflong.common.tokenizer import Tokenizer
 
 DEFAULT_CHUNK_TOKENS = 1000
 

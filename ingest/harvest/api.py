@@ -21,12 +21,12 @@ from datetime import date, datetime, time, timedelta
 import arxiv
 from sqlmodel import Session, select
 
+from reflong.common.errors import NetworkError
 from reflong.db.harvest import ArxivRecordRow, state_for, touch
-from reflong.errors import NetworkError
-from reflong.ingest.arxiv_client import API_RESULT_CAP, ID_LIST_CHUNK, PoliteArxivClient
-from reflong.ingest.arxivraw import ArxivRecord, RawVersion
-from reflong.ingest.record_rows import record_from_row, store_records
-from reflong.ingest.records import clean_title, is_withdrawn, split_versioned_id
+from reflong.ingest.harvest.arxiv_client import API_RESULT_CAP, ID_LIST_CHUNK, PoliteArxivClient
+from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
+from reflong.ingest.harvest.stored_records import record_from_row, store_records
+from reflong.ingest.paper_meta import clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 

@@ -30,13 +30,13 @@ import pymupdf
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from reflong.common.progress import ProgressFactory, null_progress
+from reflong.common.tokenizer import DEFAULT_TOKENIZER, get_tokenizer
 from reflong.db.engine import session_for
 from reflong.db.papers import Paper, clear_failure, record_failure
 from reflong.db.text import Chunk, ParsedDoc
-from reflong.ingest.chunking import DEFAULT_CHUNK_TOKENS, chunk_text
-from reflong.ingest.pdf_text import PARSER_VERSION, PdfError, parse_pdf
-from reflong.ingest.tokenizer import DEFAULT_TOKENIZER, get_tokenizer
-from reflong.progress import ProgressFactory, null_progress
+from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS, chunk_text
+from reflong.ingest.parse.pdf_text import PARSER_VERSION, PdfError, parse_pdf
 
 STAGE = "parse"
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

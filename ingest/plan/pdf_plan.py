@@ -30,17 +30,17 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, delete
 
 from reflong.db.index import IndexKey, PlanPick
-from reflong.ingest.citation_index import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
-from reflong.ingest.records import PaperMeta
-from reflong.ingest.selection import (
+from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
+from reflong.ingest.index.semantic_scholar import API_KEY_ENV, DEFAULT_S2_URL, S2Index
+from reflong.ingest.paper_meta import PaperMeta
+from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
     key_order,
     scale_to_budget,
     seeded_sample,
     stratified_sample,
 )
-from reflong.ingest.semantic_scholar import API_KEY_ENV, DEFAULT_S2_URL, S2Index
-from reflong.ingest.windows import DISTRACTOR, POOL, SEED
+from reflong.ingest.plan.windows import DISTRACTOR, POOL, SEED
 
 log = logging.getLogger(__name__)
 
@@ -205,8 +205,8 @@ def _open_openalex(
     engine: Engine, settings: PlanSettings, timeout: float, retries: int
 ) -> tuple[CachedIndex, str]:
     """OpenAlex (``--citation-index openalex``): polite pool with a mailto, budget by API key."""
+    from reflong.ingest.index.openalex import DEFAULT_OPENALEX_URL, OpenAlexIndex
     from reflong.ingest.netpolicy import NetPolicy
-    from reflong.ingest.openalex import DEFAULT_OPENALEX_URL, OpenAlexIndex
 
     url = settings.openalex_url or DEFAULT_OPENALEX_URL
     provider = OpenAlexIndex(url, settings.openalex_mailto, delay=settings.index_delay)

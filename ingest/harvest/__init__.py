@@ -1,0 +1,1 @@
+"""Metadata harvest: arXiv's OAI-PMH (arXivRaw) and API routes into ``arxiv_record`` rows."""

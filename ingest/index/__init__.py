@@ -1,0 +1,1 @@
+"""Citation indexes (Semantic Scholar, OpenAlex) as candidate generators for keys and citers."""

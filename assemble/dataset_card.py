@@ -16,8 +16,15 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from reflong.assemble.outputs import ANSWERS_DIR, DATA_DIR, MANIFEST_NAME, ConfigStats
+from reflong.assemble.manifest import MANIFEST_NAME
+from reflong.assemble.records import TaskRecord
+from reflong.assemble.writers.base import ANSWERS_DIR
+from reflong.assemble.writers.parquet import DATA_DIR
+from reflong.assemble.writers.stats import ConfigStats
+
+CARD_NAME = "README.md"
 
 REFLONG_CITATION = """@inproceedings{wu2025reflong,
   title     = {Ref-Long: Benchmarking the Long-context Referencing Capability of Long-context Language Models},
@@ -39,6 +46,20 @@ def tool_citation() -> str:
         "  note    = {Corpus builder for the Ref-Long A, F and Paper subsets},\n"
         "}"
     )
+
+
+class CardSection(Protocol):
+    """An extra section of the dataset card, fed each task as it is written.
+
+    Why a protocol: later stages (evaluate's baselines) put figures in the card without assemble
+    importing them; the CLI wires them in. ``render`` runs once, before the card is written, and
+    returns the section's markdown and any files it wrote (listed in the manifest like every
+    output), so the card and manifest are written once and stay consistent."""
+
+    def add(self, config: str, task: TaskRecord) -> None:
+        """One task of ``config``; tasks stream past once (memory stays flat in their number)."""
+
+    def render(self, out_dir: Path) -> tuple[str, list[Path]]: ...
 
 
 # Every subset's rows share these columns; each has one meaning across subsets.

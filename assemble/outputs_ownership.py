@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reflong.assemble.outputs import MANIFEST_NAME, sha256_file
+from reflong.assemble.manifest import MANIFEST_NAME
+from reflong.common.hashing import sha256_file
 
 REPORT_NAME = "report.html"
 # Written into the report's <head>; only a report carrying it is removed with its build.

@@ -103,9 +103,9 @@ A_CHILD = r"""
 import json, resource, sys, time
 from click.testing import CliRunner
 from reflong.cli import main
-import reflong.assemble.outputs as outputs
-if sys.argv[1] != "default" and hasattr(outputs, "ROW_GROUP_BYTES"):
-    outputs.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
+import reflong.assemble.writers.parquet as parquet
+if sys.argv[1] != "default":
+    parquet.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
 t = time.perf_counter()
 result = CliRunner().invoke(main, ["a", *sys.argv[2:]], catch_exceptions=False)
 assert result.exit_code == 0, result.output
@@ -158,9 +158,9 @@ PAPER_CHILD = r"""
 import json, resource, sys, time
 from click.testing import CliRunner
 from reflong.cli import main
-import reflong.assemble.outputs as outputs
+import reflong.assemble.writers.parquet as parquet
 if sys.argv[1] != "default":
-    outputs.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
+    parquet.ROW_GROUP_BYTES = int(float(sys.argv[1]) * 2**20)
 t = time.perf_counter()
 result = CliRunner().invoke(main, ["paper", *sys.argv[2:]], catch_exceptions=False)
 assert result.exit_code == 0, result.output

@@ -20,7 +20,6 @@ any shortfall from 2x is cores busy with other work. Best of ``--repeat`` runs f
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import resource
 import tempfile
@@ -70,6 +69,7 @@ def _best(fn, pdfs: list[Path], repeat: int) -> tuple[float, int]:
 
 
 def _stage(pdfs: list[Path], workers: int, repeat: int) -> tuple[float, float]:
+    from reflong.common.hashing import sha256_file
     from reflong.db import Paper, open_store, session_for
     from reflong.ingest.parse.stage import ParseSettings, run_parse
 
@@ -80,7 +80,7 @@ def _stage(pdfs: list[Path], workers: int, repeat: int) -> tuple[float, float]:
             engine = open_store(Path(tmp) / "bench.db")
             with session_for(engine) as s:
                 for pdf in pdfs:
-                    sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+                    sha = sha256_file(pdf)
                     s.add(Paper(arxiv_id=pdf.stem, title=pdf.stem, pdf_path=str(pdf), pdf_sha256=sha,
                                 status="downloaded"))  # fmt: skip
                 s.commit()

@@ -114,13 +114,9 @@ def answers_vs_truth(db: Path, truth: set[tuple[str, str]]) -> tuple[float | Non
 
 
 def output_hashes(out: Path) -> dict:
-    import hashlib
+    from reflong.common.hashing import sha256_file
 
-    return {
-        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(out.glob("*.json"))
-        if p.name not in ("manifest.json",)
-    }
+    return {p.name: sha256_file(p) for p in sorted(out.glob("*.json")) if p.name not in ("manifest.json",)}
 
 
 def main() -> None:

@@ -11,7 +11,6 @@ below every true citation in this data, with margin on both sides.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import tempfile
 from pathlib import Path
@@ -21,6 +20,7 @@ from sqlmodel import Session
 from reflong.citations.cite_stage import run_cite
 from reflong.citations.label_accuracy import load_labels, pr_curve
 from reflong.citations.resolve import SeedIndex, SeedTitle
+from reflong.common.hashing import sha256_file
 from reflong.db.engine import open_store
 from reflong.db.papers import Paper
 from reflong.ingest.parse.stage import ParseSettings, run_parse
@@ -51,7 +51,7 @@ def main() -> None:
                         arxiv_id=lab["paper"],
                         title=meta[lab["paper"]]["title"],
                         pdf_path=str(pdf),
-                        pdf_sha256=hashlib.sha256(pdf.read_bytes()).hexdigest(),
+                        pdf_sha256=sha256_file(pdf),
                         status="downloaded",
                     )
                 )

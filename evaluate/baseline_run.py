@@ -1,7 +1,7 @@
 """Running the baselines over files (``eval baseline``) and into a build's dataset card.
 
 Card design (one-way): the card is written by assemble, which must not import evaluate. Assemble's
-writers accept ``card_sections`` (``assemble.outputs.CardSection``: ``add(config, tasks)`` while
+writers accept ``card_sections`` (``assemble.dataset_card.CardSection``: ``add(config, tasks)`` while
 configurations are written, ``render(out_dir)`` before the card is written); the CLI hands them a
 ``BaselineCardSection`` from here. So the card and the manifest are written once, with the
 baseline table inside (their sha256 in the manifest and the store's build row stay true), assemble
@@ -38,7 +38,8 @@ def score_baselines(
     Documents come from the prompts file of each configuration when ``prompts`` is given; without
     it only random/all/none can run (M from the configuration name). With ``out_dir`` the
     predictions are written as ``out_dir/<kind>/<config>.json`` (release format)."""
-    from reflong.assemble.outputs import reflong_json_bytes, write_atomic
+    from reflong.assemble.writers.reflong_json import reflong_json_bytes
+    from reflong.common.atomic_files import write_atomic
 
     out: dict[str, tuple[list[FileResult], Summary]] = {k: ([], None) for k in kinds}  # type: ignore[misc]
     for path in files.answers_files(answers):
@@ -109,7 +110,7 @@ class BaselineCardSection:
         }
 
     def render(self, out_dir: Path) -> tuple[str, list[Path]]:
-        from reflong.assemble.outputs import write_atomic
+        from reflong.common.atomic_files import write_atomic
 
         saved = Path(out_dir) / EVAL_DIR / BASELINES_FILE
         write_atomic(saved, (json.dumps(self.figures(), indent=2) + "\n").encode("utf-8"))

@@ -29,7 +29,6 @@ Why each piece:
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import json
 import os
 import random
@@ -41,6 +40,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from reflong.common.errors import NetworkError, ReflongError
+from reflong.common.hashing import sha256_text
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.evaluate import files
 
@@ -77,7 +77,7 @@ class RunSettings:
             "system": self.system,
             **self.sampling(),
         }
-        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
+        return sha256_text(json.dumps(fields, sort_keys=True))
 
 
 @dataclass
@@ -282,7 +282,9 @@ def run_prompts(
     """Answer every prompt under ``prompts``; see the module doc."""
     import openai
 
-    from reflong.assemble.outputs import file_entry, reflong_json_bytes, write_atomic
+    from reflong.assemble.writers.reflong_json import reflong_json_bytes
+    from reflong.common.atomic_files import write_atomic
+    from reflong.common.hashing import file_entry
     from reflong.common.tokenizer import get_tokenizer
 
     out_dir = Path(out_dir)
@@ -318,7 +320,7 @@ def run_prompts(
                         }
                     )
                     continue
-            sha = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+            sha = sha256_text(prompt)
             key = settings.cache_key(sha)
             if key not in jobs and cache.get(key) is None:
                 jobs[key] = _Job(key, prompt, sha)
@@ -357,7 +359,7 @@ def run_prompts(
         predictions: dict[str, list] = {}
         for tid in files.task_order(mapping):
             key_value, prompt = mapping[tid]
-            sha = hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+            sha = sha256_text(prompt)
             entry = cache.get(settings.cache_key(sha))
             if entry is None:
                 continue  # skipped by --max-context, or failed (listed in the manifest)
@@ -382,7 +384,7 @@ def _write_manifest(
     out_dir, settings, inputs, result: RunResult, concurrency, max_context, tokenizer, retries
 ) -> Path:
     from reflong import __version__
-    from reflong.assemble.outputs import write_atomic
+    from reflong.common.atomic_files import write_atomic
 
     manifest = {
         "tool": "reflong-build",

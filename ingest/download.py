@@ -9,7 +9,6 @@ and a rerun downloads nothing that is already there.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import shutil
@@ -19,6 +18,7 @@ from pathlib import Path
 import requests
 
 from reflong.common.errors import NetworkError, ServiceBusyError
+from reflong.common.hashing import sha256_file
 from reflong.ingest.netpolicy import (
     BUSY_STATUS,
     ArxivConnection,
@@ -55,14 +55,6 @@ def partial_path(final: Path) -> Path:
     return final.parent / ".partial" / (final.name + ".part")
 
 
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def pdf_problem(path: Path) -> tuple[str, str] | None:
     """Why ``path`` is not a whole PDF (reason, message), or None if it is one."""
     size = path.stat().st_size
@@ -84,7 +76,7 @@ def cached(final: Path) -> FetchOutcome | None:
     if not final.is_file():
         return None
     if pdf_problem(final) is None:
-        return FetchOutcome("cached", final, sha256_of(final), final.stat().st_size)
+        return FetchOutcome("cached", final, sha256_file(final), final.stat().st_size)
     log.warning("removing damaged cache file %s", final)
     final.unlink()
     return None
@@ -99,7 +91,7 @@ def _commit(part: Path, final: Path, status: str) -> FetchOutcome:
     with part.open("rb") as fh:
         os.fsync(fh.fileno())
     os.replace(part, final)
-    return FetchOutcome(status, final, sha256_of(final), final.stat().st_size)
+    return FetchOutcome(status, final, sha256_file(final), final.stat().st_size)
 
 
 def copy_local(src: Path, final: Path) -> FetchOutcome:

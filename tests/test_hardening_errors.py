@@ -58,10 +58,10 @@ def test_disk_full_while_writing_outputs_leaves_no_part_file(tmp_path, data_dir,
     def full(src, dst, *a, **k):  # the disk fills up as the first output is finished
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
 
-    monkeypatch.setattr("reflong.assemble.outputs.os.replace", full)
+    monkeypatch.setattr("reflong.common.atomic_files.os.replace", full)
     args = ["a", "--haystack", str(data_dir / "pg_essays"), "--modes", "single", "--levels", "hard"]
     result = CliRunner().invoke(main, [*args, "--lengths", "8K", "--tasks", "2", "--out", str(out)])
-    monkeypatch.setattr("reflong.assemble.outputs.os.replace", real_replace)
+    monkeypatch.setattr("reflong.common.atomic_files.os.replace", real_replace)
     _one_line_error(result, "No space left on device", "free")
     assert [p.name for p in out.rglob("*.part")] == []
 

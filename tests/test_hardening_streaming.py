@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import random
 
-from reflong.assemble import outputs
+from reflong.assemble.records import DocumentRecord, TaskRecord
+from reflong.assemble.writers.config_writer import ConfigWriter
+from reflong.assemble.writers.parquet import ParquetDatasetWriter, dataset_features, write_parquet
+from reflong.assemble.writers.reflong_json import ReflongJsonWriter, write_reflong_files
+from reflong.assemble.writers.stats import config_stats
 
 
-def _tasks(n: int, config: str = "single_stars_hard_8K") -> list[outputs.TaskRecord]:
+def _tasks(n: int, config: str = "single_stars_hard_8K") -> list[TaskRecord]:
     rng = random.Random(7)
     tasks = []
     for t in range(n):
         docs = tuple(
-            outputs.DocumentRecord(
+            DocumentRecord(
                 i, f"d{rng.randrange(1000)}", rng.randrange(50, 900), "t\u00e9xt " * rng.randrange(1, 40)
             )
             for i in range(8)
         )
         tasks.append(
-            outputs.TaskRecord(
+            TaskRecord(
                 config=config, task_id=t, subset="a", setting="single_stars_hard", length="8K",
                 key=rng.randrange(100) if t % 2 else f"key \"{t}\" \u2013 caf\u00e9", documents=docs,
                 answer=tuple(sorted(rng.sample(range(8), rng.randrange(1, 4)))),
@@ -31,13 +35,12 @@ def _tasks(n: int, config: str = "single_stars_hard_8K") -> list[outputs.TaskRec
 
 def test_streamed_outputs_are_byte_identical_to_whole_list_writers(tmp_path):
     tasks = _tasks(57)
-    features = outputs.dataset_features()
+    features = dataset_features()
     whole, streamed = tmp_path / "whole", tmp_path / "streamed"
-    old = outputs.write_reflong_files(whole, tasks[0].config, tasks, "before")
-    old.append(outputs.write_parquet(whole, tasks[0].config, tasks, features))
-    with outputs.ConfigWriter(
-        streamed, tasks[0].config, "before", features=features, row_group_bytes=4000
-    ) as w:
+    old = write_reflong_files(whole, tasks[0].config, tasks, "before")
+    old.append(write_parquet(whole, tasks[0].config, tasks, features))
+    writers = [ReflongJsonWriter("before"), ParquetDatasetWriter(features, row_group_bytes=4000)]
+    with ConfigWriter(streamed, tasks[0].config, writers) as w:
         for t in iter(tasks):
             w.add(t)
     new = w.files
@@ -49,9 +52,11 @@ def test_streamed_outputs_are_byte_identical_to_whole_list_writers(tmp_path):
     assert pq.read_table(new[2]).equals(pq.read_table(old[2]))  # same table ...
     assert pq.ParquetFile(new[2]).metadata.num_row_groups > 1  # ... in bounded row groups
     assert pq.read_schema(new[2]).metadata == pq.read_schema(old[2]).metadata  # HF features travel
-    assert w.stats == outputs.config_stats(tasks[0].config, tasks)
+    assert w.stats == config_stats(tasks[0].config, tasks)
     one = tmp_path / "one"  # below the row-group size: the very bytes `datasets` wrote
-    with outputs.ConfigWriter(one, tasks[0].config, "before", features=features) as w1:
+    with ConfigWriter(
+        one, tasks[0].config, [ReflongJsonWriter("before"), ParquetDatasetWriter(features)]
+    ) as w1:
         for t in tasks:
             w1.add(t)
     assert w1.files[2].read_bytes() == old[2].read_bytes()
@@ -60,9 +65,8 @@ def test_streamed_outputs_are_byte_identical_to_whole_list_writers(tmp_path):
 def test_a_failed_stream_leaves_no_file(tmp_path):
     tasks = _tasks(5)
     try:
-        with outputs.ConfigWriter(
-            tmp_path, tasks[0].config, "before", features=outputs.dataset_features()
-        ) as w:
+        writers = [ReflongJsonWriter("before"), ParquetDatasetWriter(dataset_features())]
+        with ConfigWriter(tmp_path, tasks[0].config, writers) as w:
             for t in tasks:
                 w.add(t)
             raise RuntimeError("the generator failed half-way")

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from reflong.assemble import prompts
-from reflong.assemble.outputs import reflong_json_bytes
 from reflong.assemble.synthetic.a import LEVELS, MODES, preset_specs, setting_name
 from reflong.assemble.synthetic.build import build_configs, parse_lengths
+from reflong.assemble.writers.reflong_json import reflong_json_bytes
 from reflong.cli import main
 from reflong.common.tokenizer import get_tokenizer
 

@@ -14,7 +14,7 @@ from reflong.assemble.cumulative_sampling import (
     extend_from_pool,
     reshuffled,
 )
-from reflong.assemble.outputs import reflong_json_bytes
+from reflong.assemble.writers.reflong_json import reflong_json_bytes
 
 
 def test_paper_templates_follow_the_papers_figures():
@@ -99,14 +99,18 @@ def test_outputs_take_subset_specific_columns(tmp_path):
     """What the Paper subset needs: extra task/document columns, a flat JSON layout, the card."""
     from datasets import Dataset, List, Value
 
-    from reflong.assemble import outputs
     from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
+    from reflong.assemble.manifest import write_manifest
+    from reflong.assemble.records import DocumentRecord, TaskRecord
+    from reflong.assemble.writers.parquet import dataset_features, write_parquet
+    from reflong.assemble.writers.reflong_json import write_reflong_files
+    from reflong.assemble.writers.stats import config_stats
 
     docs = (
-        outputs.DocumentRecord(0, "2403.00001", 3, "paper a", {"version": 2}),
-        outputs.DocumentRecord(1, "2401.00002", 4, "paper b", {"version": 1}),
+        DocumentRecord(0, "2403.00001", 3, "paper a", {"version": 2}),
+        DocumentRecord(1, "2401.00002", 4, "paper b", {"version": 1}),
     )
-    task = outputs.TaskRecord(
+    task = TaskRecord(
         config="easy_30K",
         task_id=0,
         subset="Paper",
@@ -119,21 +123,21 @@ def test_outputs_take_subset_specific_columns(tmp_path):
         prompt_tokens=9,
         extra={"key_arxiv_id": "2403.09999", "evidence": [{"reference": "[1] A Seed Title", "score": 0.97}]},
     )
-    features = outputs.dataset_features(
+    features = dataset_features(
         {
             "key_arxiv_id": Value("string"),
             "evidence": List({"reference": Value("string"), "score": Value("float64")}),
         },
         {"version": Value("int32")},
     )
-    path = outputs.write_parquet(tmp_path, "easy_30K", [task], features)
+    path = write_parquet(tmp_path, "easy_30K", [task], features)
     row = Dataset.from_parquet(str(path))[0]
     assert row["key_arxiv_id"] == "2403.09999" and row["evidence"][0]["score"] == 0.97
     assert [d["version"] for d in row["documents"]] == [2, 1] and row["answer"] == [0]
-    written = outputs.write_reflong_files(tmp_path, "easy_30K", [task], ".", ".")
+    written = write_reflong_files(tmp_path, "easy_30K", [task], ".", ".")
     assert [p.name for p in written] == ["easy_30K.json", "easy_30K_answers.json"]
     assert written[1].read_bytes() == b'{"0": ["A Seed Title", [0]]}'
-    stats = outputs.config_stats("easy_30K", [task])
+    stats = config_stats("easy_30K", [task])
     assert (
         stats.answer_sizes == {1: 1}
         and stats.prompt_tokens == (9, 9.0, 9)
@@ -145,7 +149,7 @@ def test_outputs_take_subset_specific_columns(tmp_path):
         "| easy_30K | 1 | 2 | 1 | 1:1 | 1.00 | 9 / 9.0 / 9 | 3 / 3.5 / 4 |" in card
         and "| `key_arxiv_id` | the seed's id |" in card
     )
-    manifest = outputs.write_manifest(tmp_path, "paper", {"seed": 0}, [], [*written, path], [stats])
+    manifest = write_manifest(tmp_path, "paper", {"seed": 0}, [], [*written, path], [stats])
     data = json.loads(manifest.read_text())
     assert [o["path"] for o in data["outputs"]] == [
         "data/easy_30K.parquet",

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from reflong.assemble.audit.build_lookup import find_build
-from reflong.assemble.outputs import atomic_target
+from reflong.common.atomic_files import atomic_target
 from reflong.common.errors import ReflongError
 from reflong.common.textfiles import read_user_text
 from reflong.db.audits import EdgeKey, check_verdict, record_verdict, verdicts_for

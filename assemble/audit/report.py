@@ -24,8 +24,8 @@ from reflong.assemble.audit import plots
 from reflong.assemble.audit.build_lookup import find_build
 from reflong.assemble.audit.queue import KIND_ORDER, build_queue
 from reflong.assemble.audit.report_eval import evaluation_section, load_evaluations
-from reflong.assemble.outputs import atomic_target
 from reflong.assemble.outputs_ownership import REPORT_MARKER, REPORT_NAME
+from reflong.common.atomic_files import atomic_target
 from reflong.db.audits import apply_verdicts, verdicts_for
 from reflong.db.builds import Build, BuildTask
 from reflong.db.citations import Citation

@@ -1,6 +1,6 @@
 """Writing a Paper build: Ref-Long JSON, the `datasets` parquet files, card and manifest.
 
-Reuses the writers every subset shares (``assemble.outputs``); what is Paper-specific is the
+Reuses the writers every subset shares (``assemble.writers``); what is Paper-specific is the
 extra columns (key_arxiv_id, evidence, each document's arXiv id and version; the difficulty is the
 shared ``setting`` column, not a second column) and the
 provenance in the manifest: every paper with its version and PDF sha256.
@@ -11,10 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from reflong.assemble import outputs
-from reflong.assemble.dataset_card import SHARED_COLUMNS, CardMeta, render_card
+from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, CardSection, render_card
+from reflong.assemble.manifest import write_manifest
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
+from reflong.assemble.records import DocumentRecord, TaskRecord
+from reflong.assemble.writers.base import OutputSpec
+from reflong.assemble.writers.config_writer import ConfigWriter
+from reflong.assemble.writers.formats import format_writers
+from reflong.assemble.writers.parquet import dataset_features
+from reflong.assemble.writers.reflong_json import prompt_file
+from reflong.assemble.writers.stats import ConfigStats
+from reflong.common.atomic_files import write_atomic
 from reflong.common.progress import ProgressFactory, null_progress
 
 TITLE = "Ref-Long-Paper (reflong-build)"
@@ -66,7 +74,7 @@ def _features():
         "method": Value("string"),
         "score": Value("float64"),
     }
-    return outputs.dataset_features(
+    return dataset_features(
         extra_features={
             "key_arxiv_id": Value("string"),
             "evidence": List(evidence),
@@ -79,9 +87,9 @@ def _features():
     )
 
 
-def to_record(task: RenderedTask, layout: str) -> outputs.TaskRecord:
+def to_record(task: RenderedTask, layout: str) -> TaskRecord:
     documents = tuple(
-        outputs.DocumentRecord(
+        DocumentRecord(
             index=i,
             doc_id=doc.ref,
             n_tokens=doc.n_tokens,
@@ -90,7 +98,7 @@ def to_record(task: RenderedTask, layout: str) -> outputs.TaskRecord:
         )
         for i, doc in enumerate(task.documents)
     )
-    return outputs.TaskRecord(
+    return TaskRecord(
         config=f"{task.difficulty}_{task.length}",
         task_id=task.task_index,
         subset="paper",
@@ -181,32 +189,32 @@ def write_paper_outputs(
     command: str = "reflong-build paper",
     extra_files: tuple[Path, ...] = (),
     progress: ProgressFactory = null_progress,
-    card_sections: Sequence[outputs.CardSection] = (),
-) -> tuple[list[Path], list[outputs.ConfigStats], Path]:
+    card_sections: Sequence[CardSection] = (),
+) -> tuple[list[Path], list[ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files.
 
     ``configs``: per configuration in output order, its tasks in task order, taken one at a time
     by that configuration's ``ConfigWriter`` (memory flat in the number of tasks, issue 12)."""
     out_dir = Path(out_dir)
     template = paper_template(settings.question_last)
-    features = _features()
+    output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
     files: list[Path] = []
-    stats: list[outputs.ConfigStats] = []
+    stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}
     with progress(total=len(configs), desc="write", unit="config") as bar:
         for config, tasks in configs:
-            with outputs.ConfigWriter(out_dir, config, ".", ".", features=features) as writer:
+            with ConfigWriter(out_dir, config, format_writers(output_spec)) as writer:
                 for task in tasks:
                     record = to_record(task, template.name)
                     writer.add(record)
                     for section in card_sections:
                         section.add(config, record)
-            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            prompt_files[config] = prompt_file(output_spec, config)
             files += writer.files
             stats.append(writer.stats)
             bar.update(1)
     run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
-    card = out_dir / outputs.CARD_NAME
+    card = out_dir / CARD_NAME
     extra = _report_section(report)
     for section in card_sections:
         text, written = section.render(out_dir)
@@ -223,8 +231,8 @@ def write_paper_outputs(
         answers_dir=".",
         extra_sections=extra,
     )
-    outputs.write_atomic(card, card_text.encode("utf-8"))
+    write_atomic(card, card_text.encode("utf-8"))
     files += [card, *extra_files]
     inputs = provenance.get("papers", [])
-    manifest = outputs.write_manifest(out_dir, command, run_settings, inputs, files, stats)
+    manifest = write_manifest(out_dir, command, run_settings, inputs, files, stats)
     return files, stats, manifest

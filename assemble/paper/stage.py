@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from reflong import __version__
-from reflong.assemble import outputs
+from reflong.assemble.dataset_card import CardSection
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.paper.build import (
     BuildReport,
@@ -30,8 +30,11 @@ from reflong.assemble.paper.build import (
 from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
+from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.index_agreement import stored_agreement
+from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
+from reflong.common.hashing import sha256_file
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db import Build, BuildTask, session_for
 
@@ -43,7 +46,7 @@ class PaperBuildResult:
     build_id: int
     out_dir: Path
     n_tasks: int
-    stats: list[outputs.ConfigStats]
+    stats: list[ConfigStats]
     report: BuildReport
     changes: list[str] = field(default_factory=list)  # vs the previous build with the same settings
     removed: list[str] = field(default_factory=list)  # the previous build's files in out_dir, removed
@@ -176,7 +179,7 @@ def run_paper_build(
     settings: PaperSettings,
     seed_ids: list[str] | None = None,
     progress: ProgressFactory = null_progress,
-    card_sections: Sequence[outputs.CardSection] = (),
+    card_sections: Sequence[CardSection] = (),
 ) -> PaperBuildResult:
     """Assemble every configuration from the store and write it to ``out_dir``.
 
@@ -215,9 +218,7 @@ def run_paper_build(
     out_dir.mkdir(parents=True, exist_ok=True)
     claim = claim_outputs(out_dir)
     report_path = out_dir / REPORT_NAME
-    outputs.write_atomic(
-        report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
-    )
+    write_atomic(report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode())
     prompt_tokens: dict[tuple[str, str], array] = {}
 
     def measured(difficulty: str, label: str) -> Iterator[RenderedTask]:
@@ -238,7 +239,7 @@ def run_paper_build(
         card_sections=card_sections,
     )
     removed = claim.finish(files)
-    hashes = {p.relative_to(out_dir).as_posix(): outputs.sha256_file(p) for p in [*files, manifest]}
+    hashes = {p.relative_to(out_dir).as_posix(): sha256_file(p) for p in [*files, manifest]}
     settings_json = json.dumps(settings.to_json(), sort_keys=True)
     with session_for(engine) as session:
         previous = session.exec(

@@ -13,11 +13,19 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reflong.assemble import outputs
 from reflong.assemble.cumulative_sampling import answer_positions, cumulative_tasks
-from reflong.assemble.dataset_card import CardMeta, render_card
+from reflong.assemble.dataset_card import CARD_NAME, CardMeta, CardSection, render_card
+from reflong.assemble.manifest import write_manifest
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
+from reflong.assemble.records import DocumentRecord, TaskRecord
+from reflong.assemble.writers.base import OutputSpec
+from reflong.assemble.writers.config_writer import ConfigWriter
+from reflong.assemble.writers.formats import format_writers
+from reflong.assemble.writers.parquet import dataset_features
+from reflong.assemble.writers.reflong_json import prompt_file
+from reflong.assemble.writers.stats import ConfigStats
+from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
 
@@ -75,7 +83,7 @@ class SettingSpec:
 
 @dataclass
 class BuildResult:
-    stats: list[outputs.ConfigStats]
+    stats: list[ConfigStats]
     files: list[Path]
     manifest: Path
     removed: list[str] = field(default_factory=list)  # the previous build's files no longer written
@@ -89,7 +97,7 @@ def build_configs(
     reseed_each_length: bool,
     tokenizer,
     progress: ProgressFactory = null_progress,
-) -> Iterator[tuple[str, list[outputs.TaskRecord]]]:
+) -> Iterator[tuple[str, list[TaskRecord]]]:
     """Yield ``(config, tasks)`` per length, shortest first (tasks as a list: for tests)."""
     for config, tasks in stream_configs(
         spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
@@ -105,7 +113,7 @@ def stream_configs(
     reseed_each_length: bool,
     tokenizer,
     progress: ProgressFactory = null_progress,
-) -> Iterator[tuple[str, Iterator[outputs.TaskRecord]]]:
+) -> Iterator[tuple[str, Iterator[TaskRecord]]]:
     """Yield ``(config, tasks)`` per length, shortest first; each config's tasks are made one at a
     time as the writer takes them (consume one config's tasks before asking for the next config).
     The samples are document indexes; only the task being written holds its texts and prompt."""
@@ -134,7 +142,7 @@ def stream_configs(
             bodies[d] = tokenizer.count(split_block(0, cands[d].text)[1])
         return bodies[d]
 
-    def tasks_of(length: Length, config: str) -> Iterator[outputs.TaskRecord]:
+    def tasks_of(length: Length, config: str) -> Iterator[TaskRecord]:
         with progress(total=n_tasks, desc=config, unit="task") as bar:
             for s in sampled:
                 docs = s.docs[length.n_documents]
@@ -154,10 +162,10 @@ def stream_configs(
                 for pos, d in enumerate(docs):
                     if d not in doc_tokens:
                         doc_tokens[d] = tokenizer.count(cands[d].text)
-                    records.append(outputs.DocumentRecord(pos, cands[d].doc_id, doc_tokens[d], cands[d].text))
+                    records.append(DocumentRecord(pos, cands[d].doc_id, doc_tokens[d], cands[d].text))
                 answer = answer_positions(docs, s.key, lambda d: cands[d].keys)
                 yield (
-                    outputs.TaskRecord(
+                    TaskRecord(
                         config=config,
                         task_id=s.task_id,
                         subset=spec.subset,
@@ -194,7 +202,7 @@ def run_build(
     progress: ProgressFactory = null_progress,
     write_dataset: bool = True,
     meta: CardMeta | None = None,
-    card_sections: Sequence[outputs.CardSection] = (),
+    card_sections: Sequence[CardSection] = (),
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
@@ -202,32 +210,30 @@ def run_build(
     manifest are always written."""
     out_dir = Path(out_dir)
     claim = claim_outputs(out_dir)
-    features = outputs.dataset_features()
+    output_spec = OutputSpec(prompt_dir=template.name, features=dataset_features() if write_dataset else None)
     files: list[Path] = []
-    stats: list[outputs.ConfigStats] = []
+    stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}
     for spec in specs:
         for config, tasks in stream_configs(
             spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
         ):
             # Streamed: each task goes to the files as it is made (memory flat in --tasks).
-            with outputs.ConfigWriter(
-                out_dir, config, template.name, features=features if write_dataset else None
-            ) as writer:
+            with ConfigWriter(out_dir, config, format_writers(output_spec)) as writer:
                 for task in tasks:
                     writer.add(task)
                     for section in card_sections:
                         section.add(config, task)
-            prompt_files[config] = writer.files[0].relative_to(out_dir).as_posix()
+            prompt_files[config] = prompt_file(output_spec, config)
             files += writer.files
             stats.append(writer.stats)
-    card = out_dir / outputs.CARD_NAME
+    card = out_dir / CARD_NAME
     extra = ""
     for section in card_sections:
         text, written = section.render(out_dir)
         extra += text
         files += written
-    outputs.write_atomic(
+    write_atomic(
         card,
         render_card(
             title,
@@ -242,5 +248,5 @@ def run_build(
         ).encode("utf-8"),
     )
     files.append(card)
-    manifest = outputs.write_manifest(out_dir, command, settings, inputs, files, stats)
+    manifest = write_manifest(out_dir, command, settings, inputs, files, stats)
     return BuildResult(stats, files, manifest, claim.finish(files))

@@ -79,7 +79,7 @@ def os_error_line(exc: OSError) -> str:
 
     One mechanism for every command (disk full in ingest/parse/cite/outputs, a file where --out
     needs a folder, a read-only folder...): writers clean up their own partial files (see
-    ``assemble.outputs.atomic_target``), the CLI says what happened.
+    ``reflong.common.atomic_files``), the CLI says what happened.
     """
     what = exc.strerror or exc.__class__.__name__
     where = exc.filename if exc.filename is not None else ""

@@ -23,7 +23,7 @@ def eval_group() -> None:
 
 
 def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
-    from reflong.assemble.outputs import write_atomic
+    from reflong.common.atomic_files import write_atomic
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
     data = results_json(results, overall)
@@ -100,7 +100,7 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
 @format_option
 def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir, save, fmt: str) -> None:
     """Score answers that need no model: random, all documents, none, lexical key matching."""
-    from reflong.assemble.outputs import write_atomic
+    from reflong.common.atomic_files import write_atomic
     from reflong.evaluate.baseline_run import score_baselines
     from reflong.evaluate.scoring import dumps, results_json, results_table
 

@@ -380,7 +380,7 @@ def _json_files(path: Path) -> list[Path]:
 
 
 def _inputs(files, prefix: str) -> list[dict]:
-    from reflong.assemble.outputs import file_entry
+    from reflong.common.hashing import file_entry
 
     return [file_entry(f, f"{prefix}/{Path(f).name}") for f in sorted(files)]
 

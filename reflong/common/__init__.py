@@ -1,1 +1,2 @@
-"""Utilities every stage shares: errors, progress, exact tokenizer, atomic files, user text files."""
+"""Utilities every stage shares: errors, progress, exact tokenizer, atomic files, sha256 hashing,
+user text files."""

@@ -13,7 +13,6 @@ Reproducible bytes: the metadata dates come from the version date and the file i
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from functools import lru_cache
@@ -22,6 +21,7 @@ from pathlib import Path
 import pymupdf
 import pyphen
 
+from reflong.common.hashing import sha256_file
 from reflong.demo.document import Document
 
 PAGE_W, PAGE_H = 612.0, 792.0
@@ -254,7 +254,7 @@ def save_pdf(doc: Document, style: str, path: Path) -> str:
     tmp = path.with_name(f".{path.name}.tmp")
     pdf.save(str(tmp), garbage=3, deflate=True, no_new_id=True)
     pdf.close()
-    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    digest = sha256_file(tmp)
     os.replace(tmp, path)
     return digest
 

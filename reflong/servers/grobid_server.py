@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import threading
 from email.parser import BytesParser
 from email.policy import default as default_policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from reflong.common.hashing import sha256_bytes, sha256_file
 
 PROCESS_ENDPOINTS = ("processReferences", "processFulltextDocument", "processHeaderDocument")
 MODES = ("ok", "html", "hang", "header-only")
@@ -47,7 +48,7 @@ def tei_by_pdf_hash(corpus_dir: Path) -> dict[str, Path]:
     for tei in sorted((corpus_dir / "grobid").glob("*.tei.xml")):
         pdf = corpus_dir / "pdf" / (tei.name.removesuffix(".tei.xml") + ".pdf")
         if pdf.is_file():
-            out[hashlib.sha256(pdf.read_bytes()).hexdigest()] = tei
+            out[sha256_file(pdf)] = tei
     return out
 
 
@@ -139,7 +140,7 @@ class GrobidStandIn:
                 if not pdf:
                     self._send(400, b"[BAD_INPUT_DATA] no input file")
                     return
-                tei = stand_in.teis.get(hashlib.sha256(pdf).hexdigest())
+                tei = stand_in.teis.get(sha256_bytes(pdf))
                 if tei is None:
                     self._send(500, b"[BAD_INPUT_DATA] PDF to XML conversion failed")
                     return

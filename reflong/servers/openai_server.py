@@ -41,7 +41,6 @@ and point ``eval run --base-url http://127.0.0.1:8000/v1`` at it.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import select
@@ -53,6 +52,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from reflong.common.hashing import sha256_text
 from reflong.servers.background import BackgroundServer, send_json
 
 DEFAULT_MODEL = "reflong-standin"
@@ -78,10 +78,6 @@ class Planted:
     def response(self) -> str:
         inner = ", ".join(map(str, self.answer))
         return f"Papers: {{{inner}}}" if self.paper_format else f"Documents: {inner}"
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def load_tasks(

@@ -161,8 +161,9 @@ class PaperMeta:
         return versioned_id(self.arxiv_id, self.version)
 
 
-class PaperWithVersions(Protocol):
-    """What ``at_version`` reads of a paper: ``ArxivRecord`` and the catalog's ``CatalogPaper``."""
+class PaperRecord(Protocol):
+    """What every record of a paper has, whichever source made it (``ArxivRecord``, the catalog's
+    ``CatalogPaper``): all ``at_version`` reads."""
 
     @property
     def arxiv_id(self) -> str: ...
@@ -184,7 +185,7 @@ class PaperWithVersions(Protocol):
     def withdrawn(self) -> bool: ...
 
 
-def at_version(paper: PaperWithVersions, version: PaperVersion, pdf_url: str | None) -> PaperMeta:
+def at_version(paper: PaperRecord, version: PaperVersion, pdf_url: str | None) -> PaperMeta:
     """``paper`` pinned to ``version`` (its PDF at ``pdf_url``): the one way a record becomes
     ``PaperMeta``. A version-0 (unknown) pin has no trustworthy date, whatever the record says."""
     return PaperMeta(

@@ -29,7 +29,6 @@ roles: roles belong to a build and are assigned when one is made.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -48,8 +47,9 @@ from reflong.ingest.download import FetchOutcome, cache_name, download
 from reflong.ingest.harvest.api import harvest_window, lookup_versions
 from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
 from reflong.ingest.harvest.oai import harvest_set, sets_for
+from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
-from reflong.ingest.paper_meta import PaperMeta
+from reflong.ingest.paper_rows import meta_from_row, paper_columns
 from reflong.ingest.plan.pdf_plan import Plan, PlanSettings, make_plan
 from reflong.ingest.plan.roles import assign_roles
 from reflong.ingest.plan.selection import stratified_sample
@@ -124,20 +124,6 @@ class IngestSummary:
 
 def make_source(settings: IngestSettings) -> Source:
     return LocalSource(settings.source_dir)
-
-
-def _row_fields(meta: PaperMeta, kind: str) -> dict:
-    return {
-        "title": meta.title,
-        "authors_json": json.dumps(meta.authors, ensure_ascii=False),
-        "categories_json": json.dumps(meta.categories, ensure_ascii=False),
-        "primary_category": meta.primary_category,
-        "first_published": meta.first_published,
-        "version_date": meta.version_date,
-        "doi": meta.doi,
-        "pdf_url": meta.pdf_url,
-        "source": kind,
-    }
 
 
 def page_counter(bar, noun: str) -> Callable[[int], None]:
@@ -309,22 +295,7 @@ def _window_metas(session, label: str) -> list[tuple[str | None, PaperMeta]]:
         .where(PaperRole.window == label)
         .order_by(PaperRole.arxiv_id)
     ).all()
-    return [
-        (
-            role,
-            PaperMeta(
-                arxiv_id=p.arxiv_id,
-                version=p.version,
-                title=p.title,
-                primary_category=p.primary_category,
-                first_published=p.first_published,
-                version_date=p.version_date,
-                doi=p.doi,
-                pdf_url=p.pdf_url,
-            ),
-        )
-        for role, p in rows
-    ]
+    return [(role, meta_from_row(p)) for role, p in rows]
 
 
 def _run_arxiv(
@@ -396,15 +367,15 @@ def _fetch_pdfs(
     session, conn: ArxivConnection, metas: list[PaperMeta], cache_dir: Path, summary, progress
 ) -> None:
     """The planned PDFs, at their pinned versions, one commit each."""
-    todo = [(m.arxiv_id, m.version, m.pdf_url) for m in metas]
-    with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
-        for arxiv_id, version, pdf_url in todo:
-            meta = PaperMeta(arxiv_id=arxiv_id, version=version, title="", pdf_url=pdf_url)
-            if not pdf_url:
+    with progress(total=len(metas), desc="PDFs", unit="pdf") as bar:
+        for meta in metas:
+            if not meta.pdf_url:
                 outcome = FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
             else:
                 try:
-                    outcome = download(conn, pdf_url, cache_dir / cache_name(arxiv_id, version))
+                    outcome = download(
+                        conn, meta.pdf_url, cache_dir / cache_name(meta.arxiv_id, meta.version)
+                    )
                 except NetworkError:
                     session.commit()
                     raise
@@ -456,7 +427,7 @@ def _run_local(
     with session_for(engine) as session:
         chosen = _select(source, settings, summary, session, progress)
         for role, meta in chosen:
-            upsert_paper(session, meta.arxiv_id, meta.version, **_row_fields(meta, source.kind))
+            upsert_paper(session, meta.arxiv_id, meta.version, **paper_columns(meta, source.kind))
             clear_failure(session, "ingest", meta.arxiv_id)
             if role is not None:
                 set_role(session, summary.window, meta.arxiv_id, role, meta.version)

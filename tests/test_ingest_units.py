@@ -17,8 +17,8 @@ from reflong.db import open_store, session_for
 from reflong.db.papers import Failure, Paper, PaperRole
 from reflong.ingest.catalog.reader import read_catalog
 from reflong.ingest.download import cache_name, copy_local, pdf_problem
+from reflong.ingest.metadata import PaperMeta, split_versioned_id
 from reflong.ingest.netpolicy import NetPolicy
-from reflong.ingest.paper_meta import PaperMeta, split_versioned_id
 from reflong.ingest.plan.versions import pick_versions
 from reflong.ingest.plan.windows import BuildWindows, add_months, parse_month
 from reflong.ingest.stage import IngestSettings, run_ingest

@@ -22,23 +22,40 @@ from functools import lru_cache
 from pathlib import Path
 
 from reflong.common.errors import ReflongError
-from reflong.ingest.paper_meta import PaperMeta, clean_title, is_withdrawn, split_versioned_id
+from reflong.ingest.metadata import (
+    PaperMeta,
+    PaperVersion,
+    at_version,
+    clean_title,
+    is_withdrawn,
+    matches_categories,
+    split_versioned_id,
+)
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 @dataclass(frozen=True, slots=True)
-class CatalogVersion:
-    number: int  # 0: unknown
-    date: str | None  # YYYY-MM-DD of this version
-    file: Path | None  # absolute path of its PDF, None when the catalog has no PDF of it
+class CatalogVersion(PaperVersion):
+    """A ``PaperVersion`` (number 0: unknown) and what the catalog keeps of it besides: its file."""
+
+    file: Path | None = None  # absolute path of its PDF, None when the catalog has no PDF of it
     size_kb: int | None = None  # source size as arXivRaw reports it (optional; the OAI stand-in shows it)
-    withdrawn: bool = False  # this version is a withdrawal notice (arXiv: a tiny version, no paper)
     refused: str | None = None  # why a named file is not used (it lies outside the catalog)
 
 
 @dataclass(slots=True)
 class CatalogPaper:
+    """A paper with its versions as a local catalog states it, which is not how arXiv's record is.
+
+    Not an ``ArxivRecord`` on purpose: the catalog gives the primary category, the first-version
+    date and the withdrawn flag outright (an ``ArxivRecord`` derives them from its version list),
+    its latest version may be unknown (number 0, a camera-ready PDF), its versions are looked up
+    by number, and it carries what only the catalog has: the files, and the abstract, submitter
+    and license the OAI-PMH stand-in serves. It plays arXiv's side: the stand-ins serve it as arXiv
+    would, and the harvest reads it back as ``ArxivRecord``s. ``at_version`` pins either kind.
+    """
+
     arxiv_id: str
     title: str
     authors: list[str]
@@ -72,36 +89,7 @@ class CatalogPaper:
 
     def meta(self, version: CatalogVersion, pdf_url: str | None = None) -> PaperMeta:
         """This paper at ``version``; a version-0 (unknown) record has no trustworthy date."""
-        return PaperMeta(
-            arxiv_id=self.arxiv_id,
-            version=version.number,
-            title=self.title,
-            authors=list(self.authors),
-            categories=list(self.categories),
-            primary_category=self.primary_category,
-            first_published=self.first_published,
-            version_date=version.date if version.number else None,
-            doi=self.doi,
-            comment=self.comment,
-            withdrawn=self.withdrawn,
-            pdf_url=pdf_url,
-        )
-
-    def matches_categories(self, wanted: list[str]) -> bool:
-        """True if any category matches (``cs.*`` is a prefix); no filter or no known category: True.
-
-        A record without categories (seeds.jsonl carries none) is kept rather than silently lost:
-        its categories are unknown, not different.
-        """
-        if not wanted or not self.categories:
-            return True
-        for want in wanted:
-            if want.endswith("*"):
-                if any(c.startswith(want[:-1]) for c in self.categories):
-                    return True
-            elif want in self.categories:
-                return True
-        return False
+        return at_version(self, version, pdf_url)
 
 
 @dataclass(frozen=True)
@@ -125,7 +113,9 @@ class Catalog:
         found = [
             p
             for p in self.papers.values()
-            if p.first_published and lo <= p.first_published < hi and p.matches_categories(categories)
+            if p.first_published
+            and lo <= p.first_published < hi
+            and matches_categories(p.categories, categories)
         ]
         return sorted(found, key=lambda p: (p.first_published, p.arxiv_id))
 
@@ -279,18 +269,18 @@ def read_catalog(root: str | Path) -> Catalog:
                 versions[n] = CatalogVersion(
                     n,
                     _date(v.get("published")),
-                    file,
-                    size if isinstance(size, int) and size >= 0 else None,
-                    v.get("withdrawn") is True,
-                    refused,
+                    withdrawn=v.get("withdrawn") is True,
+                    file=file,
+                    size_kb=size if isinstance(size, int) and size >= 0 else None,
+                    refused=refused,
                 )
         if from_seeds:
             # seeds.jsonl: `published` is the first-version date, the latest version is unknown.
-            top = CatalogVersion(0, None, None)
+            top = CatalogVersion(0, None)
         else:
             n = _version_number(rec.get("version"))
             file, refused = _file(root, rec.get("file"))
-            top = CatalogVersion(n, _date(rec.get("published")), file, refused=refused)
+            top = CatalogVersion(n, _date(rec.get("published")), file=file, refused=refused)
         dated = [v.date for _, v in sorted(versions.items()) if v.date]
         first = (
             _date(rec.get("first_published"))
@@ -315,7 +305,7 @@ def read_catalog(root: str | Path) -> Catalog:
             if v.refused:  # subject with the version: the paper's metadata itself is fine
                 problems.append(CatalogProblem(f"{aid}v{v.number}", "file-outside-catalog", v.refused))
         if 1 not in versions and first:
-            versions[1] = CatalogVersion(1, first, None)  # v1 exists and its date is known
+            versions[1] = CatalogVersion(1, first)  # v1 exists and its date is known
         categories = [sys.intern(str(c)) for c in rec.get("categories") or [] if c]
         authors = _authors(rec)
         primary = rec.get("primary_category") or (categories[0] if categories else None)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from reflong.ingest.catalog.reader import CatalogPaper, CatalogProblem, read_catalog
 from reflong.ingest.download import FetchOutcome, copy_local
-from reflong.ingest.paper_meta import PaperMeta, split_versioned_id
+from reflong.ingest.metadata import PaperMeta, matches_categories, split_versioned_id
 from reflong.ingest.plan.windows import Window
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class LocalSource:
         return [
             p.arxiv_id
             for p in self.catalog.papers.values()
-            if not p.first_published and p.matches_categories(categories)
+            if not p.first_published and matches_categories(p.categories, categories)
         ]
 
     def _meta(self, paper: CatalogPaper, number: int) -> PaperMeta:

@@ -24,9 +24,8 @@ from sqlmodel import Session, select
 from reflong.common.errors import NetworkError
 from reflong.db.harvest import ArxivRecordRow, state_for, touch
 from reflong.ingest.harvest.arxiv_client import API_RESULT_CAP, ID_LIST_CHUNK, PoliteArxivClient
-from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
 from reflong.ingest.harvest.stored_records import record_from_row, store_records
-from reflong.ingest.paper_meta import clean_title, is_withdrawn, split_versioned_id
+from reflong.ingest.metadata import ArxivRecord, PaperVersion, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +48,8 @@ def result_to_record(result: arxiv.Result) -> ArxivRecord:
     versions = []
     if number >= 1:
         if number > 1:
-            versions.append(RawVersion(1, published))
-        versions.append(RawVersion(number, result.updated.date().isoformat(), withdrawn))
+            versions.append(PaperVersion(1, published))
+        versions.append(PaperVersion(number, result.updated.date().isoformat(), withdrawn))
     top = versions[-1].number if versions else 0
     return ArxivRecord(
         arxiv_id=arxiv_id,

@@ -31,7 +31,6 @@ from reflong.ingest.netpolicy import (
     retry_after_seconds,
     unreachable_message,
 )
-from reflong.ingest.paper_meta import PaperMeta, clean_title, is_withdrawn, split_versioned_id
 
 log = logging.getLogger(__name__)
 
@@ -157,27 +156,3 @@ class PoliteArxivClient(arxiv.Client):
         for i in range(0, len(ids), ID_LIST_CHUNK):
             chunk = ids[i : i + ID_LIST_CHUNK]
             yield from self.results(arxiv.Search(id_list=chunk, max_results=len(chunk)))
-
-    def pdf_url(self, arxiv_id: str, version: int) -> str:
-        """The PDF of exactly this version (explicit ``vN``; bare id only when the version is unknown)."""
-        return f"{self.base_url}/pdf/{arxiv_id}v{version}" if version else f"{self.base_url}/pdf/{arxiv_id}"
-
-
-def result_to_meta(result: arxiv.Result, client: PoliteArxivClient) -> PaperMeta:
-    """An ``arxiv.Result`` as ``PaperMeta`` (``published`` is v1's date, ``updated`` this version's)."""
-    arxiv_id, version = split_versioned_id(result.get_short_id())
-    comment = result.comment or None
-    return PaperMeta(
-        arxiv_id=arxiv_id,
-        version=version,
-        title=clean_title(result.title),
-        authors=[a.name for a in result.authors],
-        categories=list(result.categories),
-        primary_category=result.primary_category or None,
-        first_published=result.published.date().isoformat(),
-        version_date=result.updated.date().isoformat() if version else None,
-        doi=result.doi or None,
-        comment=comment,
-        withdrawn=is_withdrawn(comment),
-        pdf_url=client.pdf_url(arxiv_id, version),
-    )

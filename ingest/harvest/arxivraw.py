@@ -1,4 +1,4 @@
-"""arXivRaw records (OAI-PMH ``metadataPrefix=arXivRaw``) as the project's records.
+"""arXivRaw records (OAI-PMH ``metadataPrefix=arXivRaw``) read as ``ArxivRecord``s.
 
 arXiv's OAI-PMH help page: "arXivRaw - arXiv specific metadata format which is very close the
 internal format stored at arXiv. Includes version history." A record looks like::
@@ -31,95 +31,19 @@ notice is withdrawn; an older version that was itself withdrawn is never chosen 
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from email.utils import parsedate_to_datetime
 
 from lxml import etree
 
-from reflong.ingest.paper_meta import PaperMeta, clean_title, split_versioned_id
+from reflong.ingest.metadata import ArxivRecord, PaperVersion, clean_title, split_versioned_id
 
 OAI_NS = "http://www.openarchives.org/OAI/2.0/"
 RAW_NS = "http://arxiv.org/OAI/arXivRaw/"
 _O = f"{{{OAI_NS}}}"
 
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*kb\s*$", re.I)
-
-
-@dataclass(frozen=True)
-class RawVersion:
-    number: int
-    date: str | None  # YYYY-MM-DD (UTC) of this version
-    withdrawn: bool = False  # this version is a withdrawal notice (no paper in it)
-
-    def as_json(self) -> dict:
-        return {"v": self.number, "date": self.date, "withdrawn": self.withdrawn}
-
-
-@dataclass
-class ArxivRecord:
-    """One paper with its whole version history: what the store's ``arxiv_record`` table holds."""
-
-    arxiv_id: str
-    title: str
-    authors: list[str] = field(default_factory=list)
-    categories: list[str] = field(default_factory=list)  # primary first
-    versions: list[RawVersion] = field(default_factory=list)  # ascending
-    comment: str | None = None
-    doi: str | None = None
-    datestamp: str | None = None  # OAI-PMH datestamp (last modification)
-    deleted: bool = False  # OAI-PMH header status="deleted"
-    complete: bool = True  # every version is known (OAI: yes; API: only v1 and the latest)
-    first_date: str | None = None  # v1's date when v1 itself is not listed (API, version unknown)
-
-    @property
-    def primary_category(self) -> str | None:
-        return self.categories[0] if self.categories else None
-
-    @property
-    def first_published(self) -> str | None:
-        v1 = next((v for v in self.versions if v.number == 1), None)
-        return v1.date if v1 and v1.date else self.first_date
-
-    @property
-    def latest(self) -> RawVersion | None:
-        return self.versions[-1] if self.versions else None
-
-    def merge(self, older: ArxivRecord) -> None:
-        """Add the versions only ``older`` knows (an API page knows v1 and the latest, not the middle)."""
-        mine = {v.number for v in self.versions}
-        self.versions = sorted(
-            self.versions + [v for v in older.versions if v.number not in mine], key=lambda v: v.number
-        )
-        self.first_date = self.first_date or older.first_date
-        top = self.versions[-1].number if self.versions else 0
-        self.complete = top >= 1 and {v.number for v in self.versions} == set(range(1, top + 1))
-
-    @property
-    def withdrawn(self) -> bool:
-        return self.deleted or bool(self.latest and self.latest.withdrawn)
-
-    def versions_json(self) -> str:
-        return json.dumps([v.as_json() for v in self.versions], separators=(",", ":"))
-
-    def meta(self, version: RawVersion, base_url: str) -> PaperMeta:
-        """This paper at ``version`` (PDF link of exactly that version at ``base_url``)."""
-        return PaperMeta(
-            arxiv_id=self.arxiv_id,
-            version=version.number,
-            title=self.title,
-            authors=list(self.authors),
-            categories=list(self.categories),
-            primary_category=self.primary_category,
-            first_published=self.first_published,
-            version_date=version.date,
-            doi=self.doi,
-            comment=self.comment,
-            withdrawn=self.withdrawn,
-            pdf_url=f"{base_url.rstrip('/')}/pdf/{self.arxiv_id}v{version.number}",
-        )
 
 
 def parse_version_date(text: str | None) -> str | None:
@@ -190,7 +114,7 @@ def parse_record(record: etree._Element) -> ArxivRecord:
         if not re.fullmatch(r"v\d+", label):
             continue
         versions.append(
-            RawVersion(
+            PaperVersion(
                 int(label[1:]),
                 parse_version_date(_text(el.find(f"{ns}date"))),
                 _is_withdrawal(_text(el.find(f"{ns}size")), _text(el.find(f"{ns}source_type"))),

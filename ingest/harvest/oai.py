@@ -40,8 +40,9 @@ from sqlmodel import Session
 from reflong.common.errors import NetworkError
 from reflong.db.harvest import HarvestState, state_for, touch
 from reflong.db.papers import record_failure
-from reflong.ingest.harvest.arxivraw import ArxivRecord, parse_page
+from reflong.ingest.harvest.arxivraw import parse_page
 from reflong.ingest.harvest.stored_records import store_records
+from reflong.ingest.metadata import ArxivRecord
 from reflong.ingest.netpolicy import ArxivConnection, user_agent
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ import json
 from sqlmodel import Session, select
 
 from reflong.db.harvest import ArxivRecordRow, upsert_records
-from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
+from reflong.ingest.metadata import ArxivRecord, PaperVersion
 
 
 def record_row(record: ArxivRecord, via: str) -> dict:
@@ -36,7 +36,7 @@ def record_row(record: ArxivRecord, via: str) -> dict:
 
 def record_from_row(row: ArxivRecordRow) -> ArxivRecord:
     versions = [
-        RawVersion(int(v["v"]), v.get("date"), bool(v.get("withdrawn")))
+        PaperVersion(int(v["v"]), v.get("date"), bool(v.get("withdrawn")))
         for v in json.loads(row.versions_json)
     ]
     return ArxivRecord(

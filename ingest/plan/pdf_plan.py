@@ -32,7 +32,7 @@ from sqlmodel import Session, delete
 from reflong.db.index import IndexKey, PlanPick
 from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
 from reflong.ingest.index.semantic_scholar import API_KEY_ENV, DEFAULT_S2_URL, S2Index
-from reflong.ingest.paper_meta import PaperMeta
+from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
     key_order,

@@ -22,44 +22,21 @@ from sqlmodel import Session, select
 
 from reflong.db.harvest import ArxivRecordRow
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure, utcnow
-from reflong.ingest.harvest.arxivraw import ArxivRecord, RawVersion
 from reflong.ingest.harvest.stored_records import record_from_row
+from reflong.ingest.metadata import ArxivRecord, PaperVersion, arxiv_pdf_url, at_version, matches_categories
+from reflong.ingest.paper_rows import METADATA_COLUMNS, paper_columns
 from reflong.ingest.plan.windows import DISTRACTOR, POOL, BuildWindows, Window
 
 BATCH = 2000
-_META_FIELDS = (
-    "title",
-    "authors_json",
-    "categories_json",
-    "primary_category",
-    "first_published",
-    "version_date",
-    "doi",
-    "pdf_url",
-    "source",
-)
 
 
-def matches_categories(categories: list[str], wanted: list[str]) -> bool:
-    """Any category matches (``cs.*`` is a prefix); no filter or no known category: True."""
-    if not wanted or not categories:
-        return True
-    for want in wanted:
-        if want.endswith("*"):
-            if any(c.startswith(want[:-1]) for c in categories):
-                return True
-        elif want in categories:
-            return True
-    return False
-
-
-def newest_before(record: ArxivRecord, cutoff: str) -> RawVersion | None:
+def newest_before(record: ArxivRecord, cutoff: str) -> PaperVersion | None:
     """The newest version with a text (not a withdrawal notice) dated strictly before ``cutoff``."""
     safe = [v for v in record.versions if v.number and v.date and v.date < cutoff and not v.withdrawn]
     return max(safe, key=lambda v: v.number) if safe else None
 
 
-def missing_versions(record: ArxivRecord, best: RawVersion | None) -> list[str]:
+def missing_versions(record: ArxivRecord, best: PaperVersion | None) -> list[str]:
     """Versioned ids to look up (newest first) when the stored history has gaps (API records):
     the unknown versions newer than ``best`` (the newest known one before the cutoff)."""
     top = record.latest.number if record.latest else 0
@@ -166,11 +143,17 @@ def assign_roles(
                     )
                     continue
             else:
-                version = record.latest or RawVersion(0, None)
-            meta = record.meta(version, base_url)
-            if version.number == 0:
-                meta.pdf_url, meta.version_date = f"{base_url.rstrip('/')}/pdf/{record.arxiv_id}", None
-            papers.append(_paper_fields(meta, source_kind))
+                version = record.latest or PaperVersion(0, None)
+            meta = at_version(record, version, arxiv_pdf_url(base_url, record.arxiv_id, version.number))
+            papers.append(
+                {
+                    "arxiv_id": meta.arxiv_id,
+                    "version": meta.version,
+                    **paper_columns(meta, source_kind),
+                    "status": "metadata",
+                    "updated_at": utcnow(),
+                }
+            )
             roles.append(
                 {"window": label, "arxiv_id": record.arxiv_id, "role": window.role, "version": version.number}
             )
@@ -179,24 +162,6 @@ def assign_roles(
         _write(session, label, papers, roles, ok, drop)
         session.commit()
     return counts
-
-
-def _paper_fields(meta, kind: str) -> dict:
-    return {
-        "arxiv_id": meta.arxiv_id,
-        "version": meta.version,
-        "title": meta.title,
-        "authors_json": json.dumps(meta.authors, ensure_ascii=False),
-        "categories_json": json.dumps(meta.categories, ensure_ascii=False),
-        "primary_category": meta.primary_category,
-        "first_published": meta.first_published,
-        "version_date": meta.version_date,
-        "doi": meta.doi,
-        "pdf_url": meta.pdf_url,
-        "source": kind,
-        "status": "metadata",
-        "updated_at": utcnow(),
-    }
 
 
 def _write(
@@ -208,10 +173,10 @@ def _write(
         table = Paper.__table__
         stmt = insert(table)
         changed = None
-        for name in _META_FIELDS:
+        for name in METADATA_COLUMNS:
             differs = table.c[name].is_not(stmt.excluded[name])
             changed = differs if changed is None else changed | differs
-        update = {name: stmt.excluded[name] for name in (*_META_FIELDS, "updated_at")}
+        update = {name: stmt.excluded[name] for name in (*METADATA_COLUMNS, "updated_at")}
         conn.execute(
             stmt.on_conflict_do_update(index_elements=["arxiv_id", "version"], set_=update, where=changed),
             papers,

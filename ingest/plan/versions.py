@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from reflong.ingest.paper_meta import PaperMeta, versioned_id
+from reflong.ingest.metadata import PaperMeta, versioned_id
 
 
 def is_date_safe(meta: PaperMeta, cutoff: date) -> bool:

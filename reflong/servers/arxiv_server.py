@@ -44,7 +44,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion, read_catalog
-from reflong.ingest.paper_meta import split_versioned_id, versioned_id
+from reflong.ingest.metadata import matches_categories, split_versioned_id, versioned_id
 from reflong.servers.background import BackgroundServer
 from reflong.servers.oai import OaiRepository
 
@@ -103,7 +103,7 @@ def _term(field_name: str, value: str):
     value = value.strip('"')
     low = value.lower()
     if field_name == "cat":
-        return lambda p: p.matches_categories([value])
+        return lambda p: matches_categories(p.categories, [value])
     if field_name in ("submittedDate", "lastUpdatedDate"):
         lo, hi = _date_bounds(value)
         if field_name == "submittedDate":

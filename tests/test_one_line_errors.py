@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_cite_e2e import add_papers
-from test_hardening_grobid import PAPERS
+from test_grobid_faults import PAPERS
 
 from reflong.cli import main
 from reflong.db import open_store

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import format_option
+from reflong.cli.options import SEED, format_option
 
 _PATH = click.Path(exists=True, path_type=Path)
 
@@ -102,7 +102,7 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     multiple=True,
     help="Baseline(s) to run (repeat the option) [default: every one that the inputs allow].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random baseline.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random baseline.")
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 100),
@@ -166,7 +166,7 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     "--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset)."
 )
 @click.option(
-    "--seed", type=int, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
+    "--seed", type=SEED, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
 )
 @click.option(
     "--max-context",

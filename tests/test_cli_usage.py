@@ -76,3 +76,36 @@ def test_every_random_seed_takes_the_same_range(tmp_path):
             assert "Invalid value for '--seed'" in res.output and "0<=x<=9223372036854775807" in res.output
             assert "Traceback" not in res.output
     assert list(tmp_path.iterdir()) == []  # nothing was created on the way
+
+
+def _tokenizer_commands(command: click.Command, path: tuple[str, ...] = ()):
+    if isinstance(command, click.Group):
+        for name, sub in sorted(command.commands.items()):
+            yield from _tokenizer_commands(sub, (*path, name))
+        return
+    if any(isinstance(p, click.Option) and "--tokenizer" in p.opts for p in command.params):
+        yield path
+
+
+@pytest.mark.parametrize("kind", ["unknown", "missing file", "not a tokenizer"])
+def test_a_bad_tokenizer_is_a_usage_error_before_any_work(kind, tmp_path, corpus_dir):
+    """Issue 20, finding 8: `paper` caught a bad --tokenizer only after ingest had run. Every
+    command's --tokenizer is loaded while the options are read: exit 2 naming the option, nothing
+    created (no store, no output folder)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    bad = {"unknown": "o300k_base", "missing file": str(tmp_path / "nowhere.json")}.get(kind)
+    if bad is None:
+        bad = str(tmp_path / "tokenizer.json")
+        (tmp_path / "tokenizer.json").write_text('{"not": "a tokenizer"}', encoding="utf-8")
+    commands = set(_tokenizer_commands(main))
+    assert {("paper",), ("parse",), ("a",), ("f",), ("eval", "run")} <= commands
+    for path in sorted(commands):
+        argv = [*path, "--tokenizer", bad]
+        if path == ("paper",):  # a run that would otherwise ingest the local corpus first
+            argv += ["--since", "2024-03", "--source", str(corpus_dir), "--out", str(work / "out")]
+        res = CliRunner().invoke(main, argv, env={"REFLONG_DB": str(work / "s.db")})
+        assert res.exit_code == 2, (path, res.output)
+        assert "Invalid value for '--tokenizer'" in res.output, (path, res.output)
+        assert res.output.strip().splitlines()[-1].count("Error") == 1 and "Traceback" not in res.output
+        assert list(work.iterdir()) == [], (path, list(work.iterdir()))

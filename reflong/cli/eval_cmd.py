@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import SEED, format_option
+from reflong.cli.options import SEED, check_tokenizer, format_option
 
 _PATH = click.Path(exists=True, path_type=Path)
 
@@ -178,6 +178,7 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     "--tokenizer",
     default="o200k_base",
     show_default=True,
+    callback=check_tokenizer,
     help="For --max-context: o200k_base, cl100k_base or tokenizer.json.",
 )
 @click.option(

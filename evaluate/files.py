@@ -121,6 +121,17 @@ def nominal_documents(config: str) -> int | None:
     return int(m.group(1))
 
 
+def length_label(path: Path | str) -> str | None:
+    """The nominal length a file's name carries: ``easy_30K_answers.json``, ``easy_30K.json`` and
+    ``gpt4o_easy_30K_predictions.json`` -> ``30K``; None when the name carries none. (Compared as
+    labels, not as ``nominal_documents``: a prefix such as ``gpt4o_`` would change that guess.)"""
+    stem = config_name(Path(path))
+    for suffix in ("_predictions", "_answers"):
+        stem = stem.removesuffix(suffix)
+    m = re.search(r"(?:^|_)(\d+)K$", stem, re.IGNORECASE)
+    return f"{int(m.group(1))}K" if m else None
+
+
 @dataclass(frozen=True)
 class PromptDocs:
     head: str

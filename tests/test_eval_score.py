@@ -197,3 +197,151 @@ def test_missing_predictions_and_foreign_files(data_dir: Path, tmp_path: Path) -
     assert result.exit_code == 1
     assert "Error:" in result.output and "another key" in result.output
     assert "Traceback" not in result.output
+
+
+# --- Predictions that belong to other answers (issue 20, finding 4) --------------------------------
+
+
+def _build_a(haystack: Path, out: Path, *extra: str) -> Path:
+    """A real Ref-Long-A build (multi/hard, 8K and 16K: cumulative, so both share every key)."""
+    args = ["a", "--haystack", str(haystack), "--modes", "multi", "--levels", "hard", "--lengths", "8K,16K"]
+    args += ["--no-dataset", "--no-baselines", "--out", str(out), *extra]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, data_dir: Path) -> dict[str, Path]:
+    """Two builds (seed 0 with 20 tasks, seed 1) and a 10-task smoke build, and the stand-in
+    model's predictions (``eval run``) for the first two."""
+    from reflong.servers.openai_server import OpenAIServer
+
+    root = tmp_path_factory.mktemp("mismatch")
+    out = {
+        "a": _build_a(data_dir / "pg_essays", root / "a", "--tasks", "20"),
+        "a10": _build_a(data_dir / "pg_essays", root / "a10", "--tasks", "10"),
+        "a1": _build_a(data_dir / "pg_essays", root / "a1", "--tasks", "20", "--seed", "1"),
+    }
+    with OpenAIServer([out["a"], out["a1"]]) as server:
+        for name in ("a", "a1"):
+            preds = root / f"preds_{name}"
+            args = ["eval", "run", "--prompts", str(out[name] / "before"), "--model", "reflong-standin"]
+            result = CliRunner().invoke(main, [*args, "--base-url", server.url, "--out", str(preds)])
+            assert result.exit_code == 0, result.output
+            out[f"preds_{name}"] = preds
+    return out
+
+
+def test_predictions_of_another_length_are_refused_in_one_line(runs, data_dir: Path, tmp_path: Path) -> None:
+    # The issue's trial: Paper easy_30K predictions against easy_45K answers (the keys match).
+    paper = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
+    thirty = json.loads((paper / "easy_30K_answers.json").read_text())
+    pred = tmp_path / "easy_30K.json"
+    pred.write_text(
+        json.dumps({t: [k, "Papers: {" + ", ".join(map(str, g)) + "}"] for t, (k, g) in thirty.items()})
+    )
+    answers = paper / "easy_45K_answers.json"
+    result = CliRunner().invoke(
+        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"Error: {pred} does not belong to {answers}: the predictions' file name says length 30K, the "
+        "answers' 45K (cumulative settings share their keys, so only the name tells them apart)"
+    ]
+    # The same with a real build and the stand-in model's real predictions.
+    answers = runs["a"] / "answers" / "multi_stars_hard_16K_answers.json"
+    pred = runs["preds_a"] / "multi_stars_hard_8K.json"
+    result = CliRunner().invoke(
+        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+    )
+    assert result.exit_code == 1, result.output
+    assert len(result.output.splitlines()) == 1
+    assert f"{pred} does not belong to {answers}" in result.output and "8K, the answers' 16K" in result.output
+    # and the pair that does belong scores perfectly (the stand-in plants no error here)
+    ok = _score("--answers", str(runs["a"] / "answers"), "--predictions", str(runs["preds_a"]))
+    assert ok["overall"]["exacc"] == 1.0 and ok["overall"]["n"] == 40
+
+
+def test_predictions_with_tasks_the_answers_lack_are_refused(runs) -> None:
+    # The full run's predictions (20 tasks) against a 10-task smoke build of the same seed.
+    answers = runs["a10"] / "answers" / "multi_stars_hard_8K_answers.json"
+    pred = runs["preds_a"] / "multi_stars_hard_8K.json"
+    result = CliRunner().invoke(
+        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"Error: {pred} does not belong to {answers}: the predictions have 20 tasks, 10 of them "
+        "(e.g. '10', '11', '12') not in the answers' 10"
+    ]
+
+
+def test_prompts_of_another_setting_are_refused(runs) -> None:
+    answers = runs["a"] / "answers" / "multi_stars_hard_16K_answers.json"
+    pred = runs["preds_a"] / "multi_stars_hard_16K.json"
+    prompts = runs["a"] / "before" / "multi_stars_hard_8K.json"
+    args = ["eval", "score", "--answers", str(answers), "--predictions", str(pred), "--prompts", str(prompts)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {prompts} does not belong to {answers}: task ")
+    assert re.search(
+        r"task \d+'s prompt has 8 documents but the answers name document (8|9|1[0-5])$", lines[0]
+    )
+
+
+def test_a_folder_scores_what_belongs_and_fails_at_the_end(runs, tmp_path: Path) -> None:
+    """One configuration's predictions come from another build (seed 1): it is named on stderr and
+    left out, the other is scored and shown, and the exit is 1 so no script takes it as complete."""
+    import shutil
+
+    preds = tmp_path / "preds"
+    shutil.copytree(runs["preds_a"], preds)
+    shutil.copy(runs["preds_a1"] / "multi_stars_hard_16K.json", preds / "multi_stars_hard_16K.json")
+    answers = runs["a"] / "answers"
+    save = tmp_path / "scores.json"
+    result = CliRunner().invoke(
+        main,
+        ["eval", "score", "--answers", str(answers), "--predictions", str(preds), "--save", str(save)],
+    )
+    assert result.exit_code == 1, result.output
+    out = result.stdout.splitlines()
+    assert [line.split()[0] for line in out[2:]] == ["multi_stars_hard_8K_answers.json", "overall"]
+    assert out[2].split()[1:3] == ["20", "1.000"]
+    err = result.stderr.splitlines()
+    assert len(err) == 2, err
+    assert err[0].startswith(
+        f"error: {preds / 'multi_stars_hard_16K.json'} does not belong to "
+        f"{answers / 'multi_stars_hard_16K_answers.json'}: task 0 has key "
+    )
+    assert err[1] == (
+        "Error: 1 of 2 configurations not scored (their files do not belong together, listed "
+        "above); the table and --save cover the other 1"
+    )
+    saved = json.loads(save.read_text())
+    assert set(saved) == {"multi_stars_hard_8K_answers.json", "overall", "meta"}
+    assert list(saved["meta"]["not_scored"]) == ["multi_stars_hard_16K_answers.json"]
+    assert saved["overall"]["n"] == 20
+
+
+def test_predictions_naming_documents_beyond_m_warn(runs, tmp_path: Path) -> None:
+    """16K predictions renamed as 8K ones: the name cannot tell, but most of them name documents the
+    8K tasks do not have; that is said (a model can do it too, so it is a warning, not a refusal)."""
+    import shutil
+
+    (tmp_path / "p").mkdir()
+    shutil.copy(runs["preds_a"] / "multi_stars_hard_16K.json", tmp_path / "p" / "multi_stars_hard_8K.json")
+    answers = runs["a"] / "answers" / "multi_stars_hard_8K_answers.json"
+    result = CliRunner().invoke(
+        main, ["eval", "score", "--answers", str(answers), "--predictions", str(tmp_path / "p")]
+    )
+    assert result.exit_code == 0, result.output
+    preds = json.loads((tmp_path / "p" / "multi_stars_hard_8K.json").read_text())
+    beyond = sum(max(parse_response(r, 8).indexes, default=0) >= 8 for _, r in preds.values())
+    assert beyond > 10
+    assert result.stderr.splitlines() == [
+        f"warning: {tmp_path / 'p' / 'multi_stars_hard_8K.json'}: {beyond} of 20 predictions name documents "
+        f"beyond the 8 of {answers.name} (M from the file name): are they for a longer setting?"
+    ]

@@ -230,4 +230,5 @@ def test_cli_parse_and_stats(db_path, corpus_dir):
         assert all(tok.count(c.text) == c.n_tokens for c in s.exec(select(Chunk)))
         assert {(d.tokenizer, d.chunk_tokens) for d in s.exec(select(ParsedDoc))} == {("cl100k_base", 300)}
     res = runner.invoke(main, ["parse", "--db", str(db_path), "--tokenizer", "no-such-tokenizer"])
-    assert res.exit_code == 1 and "unknown tokenizer" in res.output
+    # a usage error, read with the options (issue 20, finding 8)
+    assert res.exit_code == 2 and "Invalid value for '--tokenizer': unknown tokenizer" in res.output

@@ -149,6 +149,7 @@ def test_audit_import_reads_a_cp1252_sheet(tmp_path):
         "key;verdict;why\n2405.00001v1->2403.00001;confirm;r\u00e9sum\u00e9 checked\n".encode("cp1252")
     )
     db = tmp_path / "store.db"
+    open_store(db).dispose()  # verdicts go into an existing store only (issue 20, finding 3)
     result = CliRunner().invoke(main, ["audit", "import", str(sheet), "--db", str(db)])
     assert result.exit_code == 0, result.output
     with Session(open_store(db)) as session:

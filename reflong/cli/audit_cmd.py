@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, existing_store, hold_store, output_format
+from reflong.cli.options import db_option, existing_store, hold_store, output_format, require_store
 from reflong.common.errors import ReflongError
 from reflong.db.engine import open_store
 
@@ -179,6 +179,7 @@ def audit_import(ctx, sub_db, sheet, who) -> None:
     from reflong.assemble.audit.queue import import_sheet
 
     db = sub_db or ctx.obj["db_path"]
+    require_store(db)  # a mistyped --db must not start a store no build reads
     hold_store(db)
     result = import_sheet(open_store(db), Path(sheet), who)
     click.echo(
@@ -200,8 +201,10 @@ def audit_verdict(ctx, sub_db, edge, verdict, why, who) -> None:
     from reflong.db.engine import session_for
 
     key = EdgeKey.parse(edge)
-    hold_store(sub_db or ctx.obj["db_path"])
-    engine = open_store(sub_db or ctx.obj["db_path"])
+    db = sub_db or ctx.obj["db_path"]
+    require_store(db)  # a mistyped --db must not start a store no build reads
+    hold_store(db)
+    engine = open_store(db)
     with session_for(engine) as session:
         changed = record_verdict(session, key, verdict, why=why, who=who)
         session.commit()

@@ -186,7 +186,7 @@ def _score_lexical_baseline(paper_dir: Path) -> None:
     "--out", "out", type=click.Path(file_okay=False), default=None, help="[default: the catalog folder]"
 )
 @click.option("--since", default="2024-03", show_default=True, callback=_month, help="Seed window start.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--missing",
     type=click.FloatRange(0, 1),
@@ -238,7 +238,7 @@ def synth_index(
     show_default=True,
     help="Multiplies 2024's volumes (1: ~14K papers in 2024-01..02, 7.3K in 03, 45K in 04..09).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Same arguments, same bytes.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same arguments, same bytes.")
 @click.option(
     "--until",
     default="2024-10",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import format_option
+from reflong.cli.options import SEED, check_tokenizer, format_option
 
 _PATH = click.Path(exists=True, path_type=Path)
 
@@ -58,11 +58,32 @@ def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
 @click.option("--label", default=None, help="Name of what was scored (model or baseline), kept with --save.")
 @format_option
 def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, fmt: str) -> None:
-    """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall."""
+    """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall.
+
+    Predictions (or prompts) that do not belong to their answers file (other task ids or keys,
+    another length in the file name, fewer documents than the answers name) are not scored: each
+    such configuration is named in one line, the others are scored, and the exit code is 1.
+    """
+    from reflong.common.errors import ReflongError
     from reflong.evaluate.scoring import score_paths
 
-    results, overall = score_paths(answers, predictions, prompts, parser)
-    _emit(results, overall, fmt, save, {"label": label or predictions.name, "parser": parser})
+    results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
+    if not results:  # nothing belongs together: say why, one line per configuration
+        for item in not_scored[:-1]:
+            click.echo(f"error: {item.reason}", err=True)
+        raise ReflongError(not_scored[-1].reason)
+    meta = {"label": label or predictions.name, "parser": parser}
+    if not_scored:
+        meta["not_scored"] = {item.name: item.reason for item in not_scored}
+    _emit(results, overall, fmt, save, meta)
+    if not_scored:
+        for item in not_scored:
+            click.echo(f"error: {item.reason}", err=True)
+        n = len(results) + len(not_scored)
+        raise ReflongError(
+            f"{len(not_scored)} of {n} configurations not scored (their files do not belong together, "
+            f"listed above); the table and --save cover the other {len(results)}"
+        )
 
 
 @eval_group.command("baseline")
@@ -81,7 +102,7 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     multiple=True,
     help="Baseline(s) to run (repeat the option) [default: every one that the inputs allow].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random baseline.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random baseline.")
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 100),
@@ -145,7 +166,7 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     "--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset)."
 )
 @click.option(
-    "--seed", type=int, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
+    "--seed", type=SEED, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
 )
 @click.option(
     "--max-context",
@@ -157,6 +178,7 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     "--tokenizer",
     default="o200k_base",
     show_default=True,
+    callback=check_tokenizer,
     help="For --max-context: o200k_base, cl100k_base or tokenizer.json.",
 )
 @click.option(

@@ -29,6 +29,23 @@ db_option = click.option(
 SEED = click.IntRange(0, 2**63 - 1)
 
 
+def check_tokenizer(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``callback`` of every ``--tokenizer``: an unknown name, a missing or unreadable
+    tokenizer.json is a usage error naming the option while click reads the options, before any
+    work (``paper`` used to ingest first and fail at parse). Built-in encodings are only named
+    here (loading o200k_base takes seconds, and ``--dry-run`` or ``eval run`` without
+    ``--max-context`` never count); a file is read, as that is the only way to know it works."""
+    from reflong.common.tokenizer import BUILTIN_ENCODINGS, get_tokenizer
+
+    if value is None or value in BUILTIN_ENCODINGS:
+        return value
+    try:
+        get_tokenizer(value)
+    except ReflongError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
 def output_format(choices: tuple[str, ...], help: str):
     """``--format`` (as ``fmt``), ``table`` first and the default; each command names its others."""
     return click.option(

@@ -9,7 +9,14 @@ import click
 
 from reflong.assemble.paper.build import PaperSettings
 from reflong.cli.ingest_options import ingest_options, ingest_settings
-from reflong.cli.options import SEED, baseline_sections, lengths_option, no_baselines_option, writes_store
+from reflong.cli.options import (
+    SEED,
+    baseline_sections,
+    check_tokenizer,
+    lengths_option,
+    no_baselines_option,
+    writes_store,
+)
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
@@ -106,7 +113,11 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
-    "--tokenizer", default="o200k_base", show_default=True, help="o200k_base, cl100k_base or tokenizer.json."
+    "--tokenizer",
+    default="o200k_base",
+    show_default=True,
+    callback=check_tokenizer,
+    help="o200k_base, cl100k_base or tokenizer.json.",
 )
 @click.option(
     "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="PDF parse processes."

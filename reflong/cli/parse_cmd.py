@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import existing_store, writes_existing_store
+from reflong.cli.options import check_tokenizer, existing_store, writes_existing_store
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 from reflong.common.tokenizer import DEFAULT_TOKENIZER
@@ -25,6 +25,7 @@ from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS
     "--tokenizer",
     default=DEFAULT_TOKENIZER,
     show_default=True,
+    callback=check_tokenizer,
     help="o200k_base, cl100k_base or a path to a Hugging Face tokenizer.json.",
 )
 @click.option(

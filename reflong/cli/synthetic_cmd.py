@@ -15,6 +15,7 @@ import click
 from reflong.cli.options import (
     SEED,
     baseline_sections,
+    check_tokenizer,
     choice_list,
     lengths_option,
     no_baselines_option,
@@ -76,6 +77,7 @@ def _common(func):
             "--tokenizer",
             default="o200k_base",
             show_default=True,
+            callback=check_tokenizer,
             help="o200k_base, cl100k_base or a tokenizer.json path (token budgets and counts).",
         ),
         click.option(

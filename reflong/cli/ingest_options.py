@@ -300,7 +300,10 @@ def plan_settings(opts: dict) -> PlanSettings:
     return PlanSettings(
         **{name: value for name, value in given.items() if value is not None},
         index_options={
-            option.key: opts.get(option.key) for p in registry.PROVIDERS for option in p.all_options
+            option.key: opts[option.key]
+            for p in registry.PROVIDERS
+            for option in p.all_options
+            if opts.get(option.key) is not None
         },
         dry_run=bool(opts.get("dry_run")),
     )

@@ -35,6 +35,12 @@ def default_of(settings: Callable, name: str) -> Any:
     raise ValueError(f"{settings.__name__} has no default for {name!r}")
 
 
+def shown_whole(value: float) -> float | int:
+    """A whole-number float default as ``--help`` has always shown it (``120``, not ``120.0``);
+    the option's ``FloatRange`` turns it back into the same float."""
+    return int(value) if float(value).is_integer() else value
+
+
 db_option = click.option(
     "--db",
     "db_path",

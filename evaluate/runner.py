@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 from reflong.common.errors import NetworkError, ReflongError
 from reflong.common.hashing import sha256_text
 from reflong.common.progress import ProgressFactory, null_progress
+from reflong.common.tokenizer import DEFAULT_TOKENIZER
 from reflong.evaluate import files
 
 SYSTEM_PROMPT = "You are a helpful assistant."
@@ -273,7 +274,7 @@ def run_prompts(
     concurrency: int = 4,
     cache_dir: Path | None = None,
     max_context: int | None = None,
-    tokenizer: str = "o200k_base",
+    tokenizer: str = DEFAULT_TOKENIZER,
     retries: int = 4,
     api_key_env: str = "OPENAI_API_KEY",
     timeout: float = 600.0,

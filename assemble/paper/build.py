@@ -32,7 +32,7 @@ from reflong.assemble.prompts import (
     paper_template,
     prompt_tokens,
 )
-from reflong.common.tokenizer import Tokenizer, get_tokenizer
+from reflong.common.tokenizer import DEFAULT_TOKENIZER, Tokenizer, get_tokenizer
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class PaperSettings:
     ref_share: float = REF_SHARE
     many_citers: str = "sample"  # sample | skip: keys with more citers than a task takes
     question_last: bool = False
-    tokenizer: str = "o200k_base"
+    tokenizer: str = DEFAULT_TOKENIZER
     min_positives: int = 2
     confuser_similarity: float = 70.0  # rapidfuzz token_set_ratio between the key and another seed
 

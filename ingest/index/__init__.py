@@ -1,1 +1,3 @@
-"""Citation indexes (Semantic Scholar, OpenAlex) as candidate generators for keys and citers."""
+"""Citation indexes (Semantic Scholar, OpenAlex) as candidate generators for keys and citers.
+
+The providers are listed by name in ``registry.py``; a new one is its module and one line there."""

@@ -8,9 +8,9 @@ A citation index answers two questions, and only these are used:
 Two providers: Semantic Scholar (``semantic_scholar.S2Index``: batch lookup by ``ARXIV:`` ids,
 citations paged by offset) and OpenAlex (``openalex.OpenAlexIndex``: ``filter=doi:`` OR-lists of
 arXiv's DataCite DOIs ``10.48550/arXiv.<id>``, ``filter=cites:W...`` paged by cursor). Each keeps
-its own answers in the store (``source`` "s2" or "openalex"). ``CachedIndex`` wraps any provider
-with the store (``db/index.py``), so every answer is asked once: a rerun, or a run after a kill,
-reads the cache.
+its own answers in the store (``source`` "s2" or "openalex"); ``registry.py`` lists them by name,
+and a third is two edits (see there). ``CachedIndex`` wraps any provider with the store
+(``db/index.py``), so every answer is asked once: a rerun, or a run after a kill, reads the cache.
 
 The index never decides a label (DESIGN.md invariant 6): it decides which PDFs to fetch.
 """
@@ -28,6 +28,7 @@ from sqlmodel import Session, select
 from reflong.common.errors import NetworkError
 from reflong.db.index import IndexCitation, IndexCitersDone, IndexPaper
 from reflong.db.papers import utcnow
+from reflong.ingest.netpolicy import NetPolicy
 
 
 class IndexUnreachable(NetworkError):
@@ -67,6 +68,7 @@ class CitationIndex(Protocol):
     page_size: int  # citers per page
     max_citers: int  # the provider's paging cap (S2: offset + limit; OpenAlex's cursor: none)
     delay: float  # seconds between two requests (the politeness gate)
+    policy: NetPolicy  # timeouts and retries (the plan sets the run's own)
     published_gap: float  # seconds a request at the provider's published rate, for the plan's hours
 
     def papers(self, arxiv_ids: list[str]) -> list[IndexedPaper]: ...

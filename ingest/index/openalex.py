@@ -57,6 +57,7 @@ import requests
 from reflong.common.errors import NetworkError, ReflongError, ServiceBusyError
 from reflong.ingest.index.base import Citer, CitersPage, IndexedPaper
 from reflong.ingest.index.http_calls import RETRY, call_index
+from reflong.ingest.index.provider import IndexProvider, IndexSetup, ProviderOption
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,
@@ -309,3 +310,30 @@ def _message(resp: requests.Response) -> str:
     if isinstance(body, dict):
         return str(body.get("message") or body.get("error") or body)[:200]
     return str(body)[:200]
+
+
+def open_client(setup: IndexSetup) -> tuple[OpenAlexIndex, str]:
+    """The client for the plan: polite pool with a mailto, the day's budget by API key."""
+    client = OpenAlexIndex(setup.url, setup.given("openalex_mailto"), setup.api_key, delay=setup.delay)
+    pool = "polite pool" if client.mailto else "no mailto"
+    budget = "key" if client.api_key else "no key: 100 list requests a day"
+    return client, f"{pool}, {budget}, {client.delay:g} s/request"
+
+
+PROVIDER = IndexProvider(
+    name="openalex",
+    default_url=DEFAULT_OPENALEX_URL,
+    key_env=API_KEY_ENV,
+    url_help="Base URL of an OpenAlex API endpoint, for --citation-index openalex",
+    description=f"OpenAlex (openalex; key from {API_KEY_ENV})",
+    delay_note=f"OpenAlex {DELAY:g}",
+    open=open_client,
+    options=(
+        ProviderOption(
+            "--openalex-mailto",
+            f"Email sent as mailto= to OpenAlex (its polite pool). Env: {MAILTO_ENV}.",
+            envvar=MAILTO_ENV,
+            metavar="EMAIL",
+        ),
+    ),
+)

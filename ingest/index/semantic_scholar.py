@@ -34,6 +34,7 @@ import requests
 from reflong.common.errors import NetworkError, ReflongError
 from reflong.ingest.index.base import Citer, CitersPage, IndexedPaper
 from reflong.ingest.index.http_calls import RETRY, call_index
+from reflong.ingest.index.provider import AutoRule, IndexProvider, IndexSetup
 from reflong.ingest.netpolicy import (
     NetPolicy,
     Politeness,
@@ -190,3 +191,27 @@ class S2Index:
 
     def _count_retry(self) -> None:
         self.retries += 1
+
+
+def open_client(setup: IndexSetup) -> tuple[S2Index, str]:
+    """The client for the plan, and what the plan line says of it (key or shared pool, gap)."""
+    client = S2Index(setup.url, setup.api_key, delay=setup.delay)
+    who = "key" if setup.api_key else "shared pool, no key"
+    return client, f"{who}, {client.delay:g} s/request"
+
+
+PROVIDER = IndexProvider(
+    name="s2",
+    default_url=DEFAULT_S2_URL,
+    key_env=API_KEY_ENV,
+    url_help="Base URL of a Semantic Scholar Graph API endpoint",
+    description=f"Semantic Scholar (auto: when {API_KEY_ENV} or --s2-url is set; an unreachable index "
+    "falls back to none)",
+    delay_note=f"S2 {S2Index.published_gap:g} with {API_KEY_ENV}, {SHARED_DELAY:g} without",
+    open=open_client,
+    # The default index when it can be used well: with a key, or a URL (a stand-in) given.
+    auto=AutoRule(
+        applies=lambda setup: bool(setup.api_key or setup.given("s2_url")),
+        declined=f"no {API_KEY_ENV} and no --s2-url; --citation-index s2 uses the shared pool",
+    ),
+)

@@ -31,26 +31,16 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from reflong.common.progress import ProgressFactory, null_progress
-from reflong.common.tokenizer import DEFAULT_TOKENIZER, get_tokenizer
+from reflong.common.tokenizer import get_tokenizer
 from reflong.db.engine import session_for
 from reflong.db.papers import Paper, clear_failure, record_failure
 from reflong.db.text import Chunk, ParsedDoc
-from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS, chunk_text
+from reflong.ingest.parse.chunking import chunk_text
 from reflong.ingest.parse.pdf_text import PARSER_VERSION, PdfError, parse_pdf
+from reflong.ingest.parse.settings import ParseSettings
 
 STAGE = "parse"
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-
-
-@dataclass(frozen=True)
-class ParseSettings:
-    workers: int = 2
-    chunk_tokens: int = DEFAULT_CHUNK_TOKENS
-    tokenizer: str = DEFAULT_TOKENIZER
-    timeout_s: float = 120.0  # per document, wall clock
-    memory_mb: int = 2048  # per worker, on top of what the worker already maps at start
-    batch_size: int = 16  # results per write transaction
-    retry_failed: bool = False
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """The PDF plan of a build: which papers to fetch, and what that costs, before any download.
 
 With a citation index (``--citation-index s2``, or ``auto`` when ``S2_API_KEY`` or ``--s2-url`` is
-set; ``--citation-index openalex`` asks OpenAlex the same questions): seed-window papers are looked
-up in batches for their citation counts; keys are tried
+set; ``--citation-index openalex`` asks OpenAlex the same questions; the providers and the ``auto``
+rule are in ``ingest/index/registry.py``): seed-window papers are looked up in batches for their
+citation counts; keys are tried
 across citation bands (``selection.key_order``) and each key's citers are paged until ``--keys``
 keys have at least two arXiv citers inside the pool window; up to ``--citers-per-key`` of those
 (a seeded sample) are fetched per key. Then ``--controls`` pool papers the index links to none of
@@ -20,9 +21,9 @@ the plan (keys, picks by role) is stored per window for reports and audits.
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,8 +31,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, delete
 
 from reflong.db.index import IndexKey, PlanPick
+from reflong.ingest.index import registry
 from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
-from reflong.ingest.index.semantic_scholar import API_KEY_ENV, DEFAULT_S2_URL, S2Index
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
@@ -52,10 +53,11 @@ ROLES = ("citer", "control", "distractor", "sample")
 
 @dataclass(frozen=True)
 class PlanSettings:
-    citation_index: str = "auto"  # auto | s2 | openalex | none
-    s2_url: str | None = None  # None: api.semanticscholar.org
-    openalex_url: str | None = None  # None: api.openalex.org
-    openalex_mailto: str | None = None  # None: $OPENALEX_MAILTO (OpenAlex's polite pool), if set
+    citation_index: str = "auto"  # auto | none | a provider's name (s2, openalex: ingest/index/registry.py)
+    # The providers' own options by key (``s2_url``, ``openalex_url``, ``openalex_mailto``: see
+    # ``IndexProvider.all_options``); a missing or None value is the provider's default (its URL,
+    # $OPENALEX_MAILTO for OpenAlex's polite pool).
+    index_options: Mapping[str, str | None] = field(default_factory=dict)
     index_delay: float | None = (
         None  # None: the index's own gap (S2: 1 s with a key, 3 s without; OpenAlex 0.11 s)
     )
@@ -183,40 +185,18 @@ def open_index(
     from reflong.ingest.netpolicy import NetPolicy
 
     choice = settings.citation_index
-    key = os.environ.get(API_KEY_ENV) or None
-    if choice == "none":
+    if choice == registry.NONE:
         return None, "none (--citation-index none)"
-    if choice == "openalex":
-        return _open_openalex(engine, settings, timeout, retries)
-    if choice == "auto" and not key and not settings.s2_url:
-        hint = " (--openalex-url is used with --citation-index openalex)" if settings.openalex_url else ""
-        return (
-            None,
-            f"none (no {API_KEY_ENV} and no --s2-url; --citation-index s2 uses the shared pool){hint}",
-        )
-    url = settings.s2_url or DEFAULT_S2_URL
-    provider = S2Index(url, key, delay=settings.index_delay)
-    provider.policy = NetPolicy(delay=provider.delay, timeout=timeout, retries=retries)
-    who = "key" if key else "shared pool, no key"
-    return CachedIndex(engine, provider), f"s2 at {url} ({who}, {provider.delay:g} s/request)"
-
-
-def _open_openalex(
-    engine: Engine, settings: PlanSettings, timeout: float, retries: int
-) -> tuple[CachedIndex, str]:
-    """OpenAlex (``--citation-index openalex``): polite pool with a mailto, budget by API key."""
-    from reflong.ingest.index.openalex import DEFAULT_OPENALEX_URL, OpenAlexIndex
-    from reflong.ingest.netpolicy import NetPolicy
-
-    url = settings.openalex_url or DEFAULT_OPENALEX_URL
-    provider = OpenAlexIndex(url, settings.openalex_mailto, delay=settings.index_delay)
-    provider.policy = NetPolicy(delay=provider.delay, timeout=timeout, retries=retries)
-    pool = "polite pool" if provider.mailto else "no mailto"
-    budget = "key" if provider.api_key else "no key: 100 list requests a day"
-    return (
-        CachedIndex(engine, provider),
-        f"openalex at {url} ({pool}, {budget}, {provider.delay:g} s/request)",
-    )
+    if choice == registry.AUTO:
+        provider, why_not = registry.auto_choice(settings.index_options, settings.index_delay)
+        if provider is None:
+            return None, why_not
+    else:
+        provider = registry.provider(choice)
+    setup = provider.setup(settings.index_options, settings.index_delay)
+    client, detail = provider.open(setup)
+    client.policy = NetPolicy(delay=client.delay, timeout=timeout, retries=retries)
+    return CachedIndex(engine, client), f"{provider.name} at {setup.url} ({detail})"
 
 
 def _month_and_category(meta: PaperMeta) -> str:

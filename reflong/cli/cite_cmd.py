@@ -8,8 +8,10 @@ import re
 import click
 from sqlmodel import Session, select
 
+from reflong.citations.cite_stage import run_cite
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
-from reflong.cli.options import db_option, existing_store, output_format, writes_existing_store
+from reflong.citations.resolve import Thresholds
+from reflong.cli.options import db_option, default_of, existing_store, output_format, writes_existing_store
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
@@ -29,7 +31,7 @@ listing_format = output_format(("table", "jsonl"), "Human-readable table or JSON
 @click.option(
     "--grobid-service",
     type=click.Choice(["references", "fulltext"]),
-    default="references",
+    default=default_of(run_cite, "grobid_service"),
     show_default=True,
     help="GROBID endpoint: processReferences or processFulltextDocument.",
 )
@@ -58,8 +60,6 @@ def cite(
     A paper GROBID failed on (error, timeout, an answer that is not TEI) is recorded and asked
     again on the next run; lists stored empty are redone with --retry-failed.
     """
-    from reflong.citations.cite_stage import run_cite
-
     r = run_cite(
         existing_store(db_path),
         grobid_url,
@@ -90,11 +90,20 @@ def cite(
     default=None,
     help="JSON lines (arxiv_id, title, published) instead of the store's seed-role papers.",
 )
-@click.option("--accept", type=float, default=None, help="Score for the accept band (default 90).")
-@click.option("--review", type=float, default=None, help="Score for the review band (default 75).")
+@click.option(
+    "--accept",
+    type=float,
+    default=None,
+    help=f"Score for the accept band (default {default_of(Thresholds, 'accept'):g}).",
+)
+@click.option(
+    "--review",
+    type=float,
+    default=None,
+    help=f"Score for the review band (default {default_of(Thresholds, 'review'):g}).",
+)
 def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: float | None) -> None:
     """Resolve stored references against seed titles into citation edges (incremental)."""
-    from reflong.citations.resolve import Thresholds
     from reflong.citations.resolve_stage import run_resolve
 
     defaults = Thresholds()

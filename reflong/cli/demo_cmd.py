@@ -12,8 +12,10 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import SEED
+from reflong.cli.options import SEED, default_of
 from reflong.common.progress import tqdm_progress
+from reflong.demo.catalog2024 import write_catalog
+from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.world import SynthConfig
 
 
@@ -34,25 +36,46 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option(
     "--papers",
     type=click.IntRange(min=12),
-    default=120,
+    default=default_of(SynthConfig, "papers"),
     show_default=True,
     help="Number of papers (about 15% seeds, 45% citing, 40% distractors).",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same bytes.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(SynthConfig, "seed"),
+    show_default=True,
+    help="Same seed, same bytes.",
+)
 @click.option(
     "--since",
-    default="2024-03",
+    default=default_of(SynthConfig, "since"),
     show_default=True,
     callback=_month,
     help="First month of the seed window (YYYY-MM).",
 )
-@click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--distractor-months", type=click.IntRange(min=1), default=6, show_default=True)
-@click.option("--pool-months", type=click.IntRange(min=1), default=6, show_default=True)
+@click.option(
+    "--seed-months",
+    type=click.IntRange(min=1),
+    default=default_of(SynthConfig, "seed_months"),
+    show_default=True,
+)
+@click.option(
+    "--distractor-months",
+    type=click.IntRange(min=1),
+    default=default_of(SynthConfig, "distractor_months"),
+    show_default=True,
+)
+@click.option(
+    "--pool-months",
+    type=click.IntRange(min=1),
+    default=default_of(SynthConfig, "pool_months"),
+    show_default=True,
+)
 @click.option(
     "--lengths",
     type=click.Choice(["demo", "real"]),
-    default="demo",
+    default=default_of(SynthConfig, "lengths"),
     show_default=True,
     help="demo: ~3.5K-token papers (fast); real: body, references and entries per paper as "
     "measured on real arXiv papers (body median ~9K tokens, 49 entries).",
@@ -118,12 +141,11 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     from reflong.servers.arxiv_server import ArxivServer
 
     out = Path(out_dir)
-    since, pool_months, distractor_months = "2024-03", 6, 6
+    world = SynthConfig(papers=papers, seed=seed)  # the run below uses the world's own windows
+    since, pool_months, distractor_months = world.since, world.pool_months, world.distractor_months
     from reflong.demo.generate import generate
 
-    summary = generate(
-        out / "catalog", SynthConfig(papers=papers, seed=seed, since=since), progress=tqdm_progress
-    )
+    summary = generate(out / "catalog", world, progress=tqdm_progress)
     click.echo(f"synthetic arXiv: {summary.papers} papers, {summary.pdfs} PDFs in {out / 'catalog'}")
     with ArxivServer(out / "catalog") as server:
         click.echo(f"serving it at {server.url} (arXiv API protocol)")
@@ -185,26 +207,32 @@ def _score_lexical_baseline(paper_dir: Path) -> None:
 @click.option(
     "--out", "out", type=click.Path(file_okay=False), default=None, help="[default: the catalog folder]"
 )
-@click.option("--since", default="2024-03", show_default=True, callback=_month, help="Seed window start.")
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option(
+    "--since",
+    default=default_of(write_world_index, "since"),
+    show_default=True,
+    callback=_month,
+    help="Seed window start.",
+)
+@click.option("--seed", type=SEED, default=default_of(IndexConfig, "seed"), show_default=True)
 @click.option(
     "--missing",
     type=click.FloatRange(0, 1),
-    default=0.03,
+    default=default_of(IndexConfig, "missing"),
     show_default=True,
     help="True citations the index lacks.",
 )
 @click.option(
     "--spurious",
     type=click.FloatRange(0, 1),
-    default=0.01,
+    default=default_of(IndexConfig, "spurious"),
     show_default=True,
     help="Spurious ones (share of true).",
 )
 @click.option(
     "--off-arxiv",
     type=click.FloatRange(0),
-    default=0.3,
+    default=default_of(IndexConfig, "off_arxiv"),
     show_default=True,
     help="Non-arXiv citers per true citer.",
 )
@@ -219,8 +247,6 @@ def synth_index(
     view with: python -m reflong.servers.s2_server --catalog DIR (Semantic Scholar's protocol) or
     python -m reflong.servers.openalex_server --catalog DIR (OpenAlex's).
     """
-    from reflong.demo.citation_graph import IndexConfig, write_world_index
-
     truth, index, n_truth, n_index = write_world_index(
         catalog, out, since, IndexConfig(seed=seed, missing=missing, spurious=spurious, off_arxiv=off_arxiv)
     )
@@ -234,14 +260,20 @@ def synth_index(
 @click.option(
     "--scale",
     type=click.FloatRange(min=0.001),
-    default=1.0,
+    default=default_of(write_catalog, "scale"),
     show_default=True,
     help="Multiplies 2024's volumes (1: ~14K papers in 2024-01..02, 7.3K in 03, 45K in 04..09).",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Same arguments, same bytes.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(write_catalog, "seed"),
+    show_default=True,
+    help="Same arguments, same bytes.",
+)
 @click.option(
     "--until",
-    default="2024-10",
+    default=default_of(write_catalog, "until"),
     show_default=True,
     callback=_month,
     help="Last month written (2023-12 .. 2025-03); one month more adds only that month's changes.",
@@ -254,8 +286,6 @@ def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
       python -m reflong.servers.arxiv_server --catalog OUT --delay 0
     (Atom API and OAI-PMH at /oai2, request counts at /_stats).
     """
-    from reflong.demo.catalog2024 import write_catalog
-
     try:
         summary = write_catalog(Path(out), scale=scale, seed=seed, until=until)
     except ValueError as exc:

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import SEED, check_tokenizer, format_option
+from reflong.cli.options import SEED, check_tokenizer, default_of, format_option
+from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.runner import RunSettings, run_prompts
+from reflong.evaluate.scoring import score_paths
 
 _PATH = click.Path(exists=True, path_type=Path)
 
@@ -50,7 +53,7 @@ def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
 @click.option(
     "--parser",
     type=click.Choice(["prompt", "reflong2025"]),
-    default="prompt",
+    default=default_of(score_paths, "parser"),
     show_default=True,
     help="prompt: read the answer format the prompt asks for; reflong2025: the release's own scoring.",
 )
@@ -65,7 +68,6 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     such configuration is named in one line, the others are scored, and the exit code is 1.
     """
     from reflong.common.errors import ReflongError
-    from reflong.evaluate.scoring import score_paths
 
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
     if not results:  # nothing belongs together: say why, one line per configuration
@@ -102,11 +104,17 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     multiple=True,
     help="Baseline(s) to run (repeat the option) [default: every one that the inputs allow].",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random baseline.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(score_baselines, "seed"),
+    show_default=True,
+    help="Seed of the random baseline.",
+)
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 100),
-    default=90.0,
+    default=default_of(score_baselines, "threshold"),
     show_default=True,
     help="lexical: rapidfuzz partial_ratio needed when the key is not a plain substring.",
 )
@@ -122,7 +130,6 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
 def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir, save, fmt: str) -> None:
     """Score answers that need no model: random, all documents, none, lexical key matching."""
     from reflong.common.atomic_files import write_atomic
-    from reflong.evaluate.baseline_run import score_baselines
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
     kinds = tuple(kinds) or (("random", "all", "none", "lexical") if prompts else ("random", "all", "none"))
@@ -158,25 +165,35 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     help="Predictions (<config>.json, release format) and run_manifest.json go here.",
 )
 @click.option(
-    "--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Requests in flight."
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=default_of(run_prompts, "concurrency"),
+    show_default=True,
+    help="Requests in flight.",
 )
-@click.option("--temperature", type=float, default=0.0, show_default=True)
-@click.option("--top-p", type=float, default=1.0, show_default=True)
+@click.option("--temperature", type=float, default=default_of(RunSettings, "temperature"), show_default=True)
+@click.option("--top-p", type=float, default=default_of(RunSettings, "top_p"), show_default=True)
 @click.option(
-    "--max-tokens", type=click.IntRange(1), default=None, help="Cap on response tokens (not sent if unset)."
+    "--max-tokens",
+    type=click.IntRange(1),
+    default=default_of(RunSettings, "max_tokens"),
+    help="Cap on response tokens (not sent if unset).",
 )
 @click.option(
-    "--seed", type=SEED, default=None, help="Sampling seed, for endpoints that take one (not sent if unset)."
+    "--seed",
+    type=SEED,
+    default=default_of(RunSettings, "seed"),
+    help="Sampling seed, for endpoints that take one (not sent if unset).",
 )
 @click.option(
     "--max-context",
     type=click.IntRange(1),
-    default=None,
+    default=default_of(run_prompts, "max_context"),
     help="Skip (never truncate) prompts whose system+user tokens exceed this; counted with --tokenizer.",
 )
 @click.option(
     "--tokenizer",
-    default="o200k_base",
+    default=default_of(run_prompts, "tokenizer"),
     show_default=True,
     callback=check_tokenizer,
     help="For --max-context: o200k_base, cl100k_base or tokenizer.json.",
@@ -185,20 +202,29 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     "--cache",
     "cache_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    default=default_of(run_prompts, "cache_dir"),
     help="Response cache [default: OUT/.cache].",
 )
 @click.option(
     "--retries",
     type=click.IntRange(0),
-    default=4,
+    default=default_of(run_prompts, "retries"),
     show_default=True,
     help="Per request, on 429/5xx/connection errors.",
 )
 @click.option(
-    "--api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the key."
+    "--api-key-env",
+    default=default_of(run_prompts, "api_key_env"),
+    show_default=True,
+    help="Environment variable holding the key.",
 )
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds per request.")
+@click.option(
+    "--timeout",
+    type=float,
+    default=default_of(run_prompts, "timeout"),
+    show_default=True,
+    help="Seconds per request.",
+)
 def run(
     prompts,
     model,
@@ -224,7 +250,6 @@ def run(
       reflong-build eval score --answers TASKS --predictions OUT
     """
     from reflong.common.progress import tqdm_progress
-    from reflong.evaluate.runner import RunSettings, run_prompts
 
     settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
     result = run_prompts(

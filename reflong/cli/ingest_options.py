@@ -8,12 +8,14 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.options import default_of
 from reflong.common.errors import ReflongError
-from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP
-from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, NetPolicy
+from reflong.ingest.index import registry
+from reflong.ingest.index.provider import ProviderOption
+from reflong.ingest.netpolicy import NetPolicy
 from reflong.ingest.plan.pdf_plan import PlanSettings
 from reflong.ingest.plan.windows import parse_month
-from reflong.ingest.stage import DEFAULT_CATEGORIES, IngestSettings
+from reflong.ingest.stage import IngestSettings
 
 
 def _since(_ctx, _param, value: str | None) -> str | None:
@@ -56,192 +58,207 @@ def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in value.split(",") if c.strip())
 
 
-_DECORATORS = [
-    click.option(
-        "--since",
-        metavar="YYYY-MM",
-        callback=_since,
-        help="First month of the seed window (required for arXiv).",
-    ),
-    click.option("--seed-months", type=click.IntRange(min=1), default=1, show_default=True),
-    click.option(
-        "--pool-months",
-        type=click.IntRange(min=0),
-        default=6,
-        show_default=True,
-        help="Months of citing papers after the seed window.",
-    ),
-    click.option(
-        "--distractor-months",
-        type=click.IntRange(min=0),
-        default=2,
-        show_default=True,
-        help="Months of earlier papers before the seed window.",
-    ),
-    click.option(
-        "--categories",
-        default=",".join(DEFAULT_CATEGORIES),
-        show_default=True,
-        callback=_categories,
-        help="Comma-separated arXiv categories (cs.* for a prefix; empty: all).",
-    ),
-    click.option(
-        "--max-papers", type=click.IntRange(min=1), default=None, help="At most N papers per window."
-    ),
-    click.option(
-        "--cache",
-        "cache_dir",
-        type=click.Path(file_okay=False),
-        default="reflong-cache",
-        show_default=True,
-        envvar="REFLONG_CACHE",
-        help="PDF cache (by id+version). Env: REFLONG_CACHE.",
-    ),
-    click.option(
-        "--arxiv-url",
-        default=DEFAULT_ARXIV_URL,
-        show_default=True,
-        callback=_http_url,
-        help="Base URL of an arXiv-compatible endpoint (/oai2, /api/query and /pdf/<id>vN).",
-    ),
-    click.option(
-        "--source",
-        "source_dir",
-        type=click.Path(exists=True, file_okay=False),
+def _index_option(option: ProviderOption) -> Callable:
+    """A provider's own option (``--s2-url``, ``--openalex-mailto``), as the provider declares it."""
+    return click.option(
+        option.flag,
+        option.key,
         default=None,
-        help="A local catalog folder (papers.jsonl + PDFs) instead of arXiv.",
-    ),
-    click.option(
-        "--metadata",
-        type=click.Choice(["oai", "api"]),
-        default="oai",
-        show_default=True,
-        help="How arXiv metadata is fetched: oai = OAI-PMH harvest (arXivRaw, incremental, arXiv's "
-        "route for bulk metadata); api = the search API (window queries split under its 30,000 cap).",
-    ),
-    click.option(
-        "--no-pdfs",
-        "no_pdfs",
-        is_flag=True,
-        help="Metadata and roles only: fetch no PDFs (a later run without it fetches them).",
-    ),
-    click.option(
-        "--api-result-cap",
-        type=click.IntRange(min=1),
-        default=API_RESULT_CAP,
-        hidden=True,
-        help="Results one API query may return (arXiv: 30,000); for tests against a stand-in.",
-    ),
-    click.option(
-        "--api-page-size",
-        type=click.IntRange(min=1, max=2000),
-        default=API_PAGE_SIZE,
-        hidden=True,
-        help="max_results per API page (arXiv allows up to 2,000).",
-    ),
-    click.option(
-        "--delay",
-        type=click.FloatRange(min=0),
-        default=3.0,
-        show_default=True,
-        help="Seconds between requests (arXiv asks for >= 3).",
-    ),
-    click.option(
-        "--timeout",
-        type=click.FloatRange(min=0.1),
-        default=30.0,
-        show_default=True,
-        help="Seconds to wait for an answer before retrying.",
-    ),
-    click.option(
-        "--retries",
-        type=click.IntRange(min=0),
-        default=3,
-        show_default=True,
-        help="Retries (with exponential backoff) on 429/5xx/timeouts/empty pages.",
-    ),
-    click.option(
-        "--citation-index",
-        type=click.Choice(["auto", "s2", "openalex", "none"]),
-        default="auto",
-        show_default=True,
-        help="Choose keys and citers with Semantic Scholar (auto: when S2_API_KEY or --s2-url is set; "
-        "an unreachable index falls back to none), with OpenAlex (openalex; key from OPENALEX_API_KEY), "
-        "or sample the pool without one.",
-    ),
-    click.option(
-        "--s2-url",
-        default=None,
-        callback=_optional_http_url,
-        help="Base URL of a Semantic Scholar Graph API endpoint [default: https://api.semanticscholar.org].",
-    ),
-    click.option(
-        "--openalex-url",
-        default=None,
-        callback=_optional_http_url,
-        help="Base URL of an OpenAlex API endpoint, for --citation-index openalex [default: https://api.openalex.org].",
-    ),
-    click.option(
-        "--openalex-mailto",
-        default=None,
-        envvar="OPENALEX_MAILTO",
-        metavar="EMAIL",
-        help="Email sent as mailto= to OpenAlex (its polite pool). Env: OPENALEX_MAILTO.",
-    ),
-    click.option(
-        "--index-delay",
-        type=click.FloatRange(min=0),
-        default=None,
-        help="Seconds between index requests [default: the index's published rate: S2 1 with "
-        "S2_API_KEY, 3 without; OpenAlex 0.11].",
-    ),
-    click.option(
-        "--keys",
-        "n_keys",
-        type=click.IntRange(min=1),
-        default=60,
-        show_default=True,
-        help="Keys to choose through the index, across citation bands.",
-    ),
-    click.option(
-        "--citers-per-key",
-        type=click.IntRange(min=2),
-        default=30,
-        show_default=True,
-        help="At most this many of a key's citers (seeded sample) are fetched.",
-    ),
-    click.option(
-        "--distractors",
-        "n_distractors",
-        type=click.IntRange(min=0),
-        default=600,
-        show_default=True,
-        help="Distractor-window papers to fetch (seeded sample).",
-    ),
-    click.option(
-        "--controls",
-        "n_controls",
-        type=click.IntRange(min=0),
-        default=200,
-        show_default=True,
-        help="Pool papers the index links to no key, fetched to measure false positives.",
-    ),
-    click.option(
-        "--max-pdfs",
-        type=click.IntRange(min=1),
-        default=3000,
-        show_default=True,
-        help="Cap on PDFs to fetch (3,000 x 3 s = 2.5 h at arXiv's rule).",
-    ),
-    click.option(
-        "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
-    ),
-]
+        envvar=option.envvar,
+        metavar=option.metavar,
+        callback=_optional_http_url if option.url else None,
+        help=option.help,
+    )
+
+
+def _index_options() -> list[Callable]:
+    """--citation-index, every provider's options, --index-delay: all read from the registry."""
+    providers = registry.PROVIDERS
+    return [
+        click.option(
+            "--citation-index",
+            type=click.Choice(registry.choices()),
+            default=default_of(PlanSettings, "citation_index"),
+            show_default=True,
+            help="Choose keys and citers with "
+            + ", with ".join(p.description for p in providers)
+            + ", or sample the pool without one.",
+        ),
+        *(_index_option(option) for p in providers for option in p.all_options),
+        click.option(
+            "--index-delay",
+            type=click.FloatRange(min=0),
+            default=default_of(PlanSettings, "index_delay"),
+            help="Seconds between index requests [default: the index's published rate: "
+            + "; ".join(p.delay_note for p in providers)
+            + "].",
+        ),
+    ]
+
+
+def _decorators() -> list[Callable]:
+    """Every ingest option in ``--help`` order; built when a command is defined, so a provider
+    registered before that (``registry.register``) is among the choices."""
+    return [
+        click.option(
+            "--since",
+            metavar="YYYY-MM",
+            callback=_since,
+            help="First month of the seed window (required for arXiv).",
+        ),
+        click.option(
+            "--seed-months",
+            type=click.IntRange(min=1),
+            default=default_of(IngestSettings, "seed_months"),
+            show_default=True,
+        ),
+        click.option(
+            "--pool-months",
+            type=click.IntRange(min=0),
+            default=default_of(IngestSettings, "pool_months"),
+            show_default=True,
+            help="Months of citing papers after the seed window.",
+        ),
+        click.option(
+            "--distractor-months",
+            type=click.IntRange(min=0),
+            default=default_of(IngestSettings, "distractor_months"),
+            show_default=True,
+            help="Months of earlier papers before the seed window.",
+        ),
+        click.option(
+            "--categories",
+            default=",".join(default_of(IngestSettings, "categories")),
+            show_default=True,
+            callback=_categories,
+            help="Comma-separated arXiv categories (cs.* for a prefix; empty: all).",
+        ),
+        click.option(
+            "--max-papers",
+            type=click.IntRange(min=1),
+            default=default_of(IngestSettings, "max_papers"),
+            help="At most N papers per window.",
+        ),
+        click.option(
+            "--cache",
+            "cache_dir",
+            type=click.Path(file_okay=False),
+            default=str(default_of(IngestSettings, "cache_dir")),
+            show_default=True,
+            envvar="REFLONG_CACHE",
+            help="PDF cache (by id+version). Env: REFLONG_CACHE.",
+        ),
+        click.option(
+            "--arxiv-url",
+            default=default_of(IngestSettings, "arxiv_url"),
+            show_default=True,
+            callback=_http_url,
+            help="Base URL of an arXiv-compatible endpoint (/oai2, /api/query and /pdf/<id>vN).",
+        ),
+        click.option(
+            "--source",
+            "source_dir",
+            type=click.Path(exists=True, file_okay=False),
+            default=default_of(IngestSettings, "source_dir"),
+            help="A local catalog folder (papers.jsonl + PDFs) instead of arXiv.",
+        ),
+        click.option(
+            "--metadata",
+            type=click.Choice(["oai", "api"]),
+            default=default_of(IngestSettings, "metadata"),
+            show_default=True,
+            help="How arXiv metadata is fetched: oai = OAI-PMH harvest (arXivRaw, incremental, arXiv's "
+            "route for bulk metadata); api = the search API (window queries split under its 30,000 cap).",
+        ),
+        click.option(
+            "--no-pdfs",
+            "no_pdfs",
+            is_flag=True,
+            help="Metadata and roles only: fetch no PDFs (a later run without it fetches them).",
+        ),
+        click.option(
+            "--api-result-cap",
+            type=click.IntRange(min=1),
+            default=default_of(IngestSettings, "api_result_cap"),
+            hidden=True,
+            help="Results one API query may return (arXiv: 30,000); for tests against a stand-in.",
+        ),
+        click.option(
+            "--api-page-size",
+            type=click.IntRange(min=1, max=2000),
+            default=default_of(IngestSettings, "api_page_size"),
+            hidden=True,
+            help="max_results per API page (arXiv allows up to 2,000).",
+        ),
+        click.option(
+            "--delay",
+            type=click.FloatRange(min=0),
+            default=default_of(NetPolicy, "delay"),
+            show_default=True,
+            help="Seconds between requests (arXiv asks for >= 3).",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0.1),
+            default=default_of(NetPolicy, "timeout"),
+            show_default=True,
+            help="Seconds to wait for an answer before retrying.",
+        ),
+        click.option(
+            "--retries",
+            type=click.IntRange(min=0),
+            default=default_of(NetPolicy, "retries"),
+            show_default=True,
+            help="Retries (with exponential backoff) on 429/5xx/timeouts/empty pages.",
+        ),
+        *_index_options(),
+        click.option(
+            "--keys",
+            "n_keys",
+            type=click.IntRange(min=1),
+            default=default_of(PlanSettings, "keys"),
+            show_default=True,
+            help="Keys to choose through the index, across citation bands.",
+        ),
+        click.option(
+            "--citers-per-key",
+            type=click.IntRange(min=2),
+            default=default_of(PlanSettings, "citers_per_key"),
+            show_default=True,
+            help="At most this many of a key's citers (seeded sample) are fetched.",
+        ),
+        click.option(
+            "--distractors",
+            "n_distractors",
+            type=click.IntRange(min=0),
+            default=default_of(PlanSettings, "distractors"),
+            show_default=True,
+            help="Distractor-window papers to fetch (seeded sample).",
+        ),
+        click.option(
+            "--controls",
+            "n_controls",
+            type=click.IntRange(min=0),
+            default=default_of(PlanSettings, "controls"),
+            show_default=True,
+            help="Pool papers the index links to no key, fetched to measure false positives.",
+        ),
+        click.option(
+            "--max-pdfs",
+            type=click.IntRange(min=1),
+            default=default_of(PlanSettings, "max_pdfs"),
+            show_default=True,
+            help="Cap on PDFs to fetch (3,000 x 3 s = 2.5 h at arXiv's rule).",
+        ),
+        click.option(
+            "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
+        ),
+    ]
 
 
 def ingest_options(func: Callable) -> Callable:
     """Apply every ingest option (window, categories, source, politeness) to a command."""
-    for decorator in reversed(_DECORATORS):
+    for decorator in reversed(_decorators()):
         func = decorator(func)
     return func
 
@@ -268,19 +285,25 @@ def ingest_settings(opts: dict) -> IngestSettings:
 
 
 def plan_settings(opts: dict) -> PlanSettings:
-    """The PDF plan's settings (the index keeps its own published gap unless --index-delay is given)."""
-    index_delay = opts.get("index_delay")
+    """The PDF plan's settings (the index keeps its own published gap unless --index-delay is given);
+    a setting missing from ``opts`` (or None) keeps ``PlanSettings``' default."""
+    given = {
+        "citation_index": opts.get("citation_index"),
+        "index_delay": opts.get("index_delay"),
+        "keys": opts.get("n_keys"),
+        "citers_per_key": opts.get("citers_per_key"),
+        "distractors": opts.get("n_distractors"),
+        "controls": opts.get("n_controls"),
+        "max_pdfs": opts.get("max_pdfs"),
+        "seed": opts.get("seed"),
+    }
     return PlanSettings(
-        citation_index=opts.get("citation_index") or "auto",
-        s2_url=opts.get("s2_url"),
-        openalex_url=opts.get("openalex_url"),
-        openalex_mailto=opts.get("openalex_mailto"),
-        index_delay=index_delay,
-        keys=opts.get("n_keys") or 60,
-        citers_per_key=opts.get("citers_per_key") or 30,
-        distractors=600 if opts.get("n_distractors") is None else opts["n_distractors"],
-        controls=200 if opts.get("n_controls") is None else opts["n_controls"],
-        max_pdfs=opts.get("max_pdfs") or 3000,
-        seed=opts.get("seed") or 0,
+        **{name: value for name, value in given.items() if value is not None},
+        index_options={
+            option.key: opts[option.key]
+            for p in registry.PROVIDERS
+            for option in p.all_options
+            if opts.get(option.key) is not None
+        },
         dry_run=bool(opts.get("dry_run")),
     )

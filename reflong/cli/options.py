@@ -2,14 +2,44 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 import os
 from collections.abc import Callable
+from typing import Any
 
 import click
 
 from reflong.common.errors import ReflongError
 from reflong.db.engine import DEFAULT_DB_PATH
+
+
+def default_of(settings: Callable, name: str) -> Any:
+    """The default of field ``name`` of a settings dataclass (or of a keyword parameter of a
+    stage function): the one place a default is written, which the option then shows and uses.
+
+    ``tests/test_cli_defaults.py`` checks every option that maps to a setting against it."""
+    if dataclasses.is_dataclass(settings):
+        for f in dataclasses.fields(settings):
+            if f.name == name:
+                if f.default is not dataclasses.MISSING:
+                    return f.default
+                if f.default_factory is not dataclasses.MISSING:
+                    return f.default_factory()
+                break
+    else:
+        parameter = inspect.signature(settings).parameters.get(name)
+        if parameter is not None and parameter.default is not inspect.Parameter.empty:
+            return parameter.default
+    raise ValueError(f"{settings.__name__} has no default for {name!r}")
+
+
+def shown_whole(value: float) -> float | int:
+    """A whole-number float default as ``--help`` has always shown it (``120``, not ``120.0``);
+    the option's ``FloatRange`` turns it back into the same float."""
+    return int(value) if float(value).is_integer() else value
+
 
 db_option = click.option(
     "--db",

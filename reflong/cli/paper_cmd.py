@@ -13,12 +13,14 @@ from reflong.cli.options import (
     SEED,
     baseline_sections,
     check_tokenizer,
+    default_of,
     lengths_option,
     no_baselines_option,
     writes_store,
 )
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
+from reflong.ingest.parse.settings import ParseSettings
 
 NOMINAL_DOCS = {"30K": 8, "45K": 12, "60K": 16, "75K": 20}
 TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
@@ -53,14 +55,32 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 
 @click.command()
 @ingest_options
-@lengths_option("30K,45K,60K,75K", "Nominal lengths (30K:8 sets M).", parse_lengths)
-@click.option(
-    "--difficulty", default="easy,hard", show_default=True, help="easy (2-5 positives), hard (4-5)."
+@lengths_option(
+    ",".join(label for label, _ in default_of(PaperSettings, "lengths")),
+    "Nominal lengths (30K:8 sets M).",
+    parse_lengths,
 )
 @click.option(
-    "--tasks", "n_tasks", type=click.IntRange(min=1), default=100, show_default=True, help="Per setting."
+    "--difficulty",
+    default=",".join(default_of(PaperSettings, "difficulties")),
+    show_default=True,
+    help="easy (2-5 positives), hard (4-5).",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed (same seed, same bytes).")
+@click.option(
+    "--tasks",
+    "n_tasks",
+    type=click.IntRange(min=1),
+    default=default_of(PaperSettings, "n_tasks"),
+    show_default=True,
+    help="Per setting.",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(PaperSettings, "seed"),
+    show_default=True,
+    help="Random seed (same seed, same bytes).",
+)
 @click.option(
     "--out",
     "out_dir",
@@ -78,14 +98,14 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 @click.option(
     "--min-positives",
     type=click.IntRange(min=1),
-    default=2,
+    default=default_of(PaperSettings, "min_positives"),
     show_default=True,
     help="Citing papers a key needs.",
 )
 @click.option(
     "--doc-policy",
     type=click.Choice(["fit", "trim", "whole"]),
-    default="fit",
+    default=default_of(PaperSettings, "doc_policy"),
     show_default=True,
     help="fit: every paper cut alike to the setting's size (body start, sampled references that keep "
     "every entry deciding a label); trim: body cut, references whole; whole: longer papers left out.",
@@ -93,34 +113,38 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 @click.option(
     "--max-doc-tokens",
     type=click.IntRange(min=100),
-    default=None,
+    default=default_of(PaperSettings, "max_doc_tokens"),
     help="Per-paper budget [default: fit: tokens / M minus the prompt (3,733 for 30K:8); else 5000].",
 )
 @click.option("--trim", is_flag=True, help="Same as --doc-policy trim (kept for old scripts).")
 @click.option(
     "--ref-share",
     type=click.FloatRange(0.05, 0.9),
-    default=0.25,
+    default=default_of(PaperSettings, "ref_share"),
     show_default=True,
     help="fit: share of the budget a cut paper's references may take.",
 )
 @click.option(
     "--many-citers",
     type=click.Choice(["sample", "skip"]),
-    default="sample",
+    default=default_of(PaperSettings, "many_citers"),
     show_default=True,
     help="Keys with more citers than a task takes: sample positives per task, or skip the key.",
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
     "--tokenizer",
-    default="o200k_base",
+    default=default_of(PaperSettings, "tokenizer"),
     show_default=True,
     callback=check_tokenizer,
     help="o200k_base, cl100k_base or tokenizer.json.",
 )
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="PDF parse processes."
+    "--workers",
+    type=click.IntRange(min=1),
+    default=default_of(ParseSettings, "workers"),
+    show_default=True,
+    help="PDF parse processes.",
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
 @no_baselines_option
@@ -196,7 +220,7 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     from reflong.citations.index_agreement import run_index_agreement
     from reflong.citations.resolve_stage import run_resolve
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
-    from reflong.ingest.parse.stage import ParseSettings, nothing_parsed, run_parse
+    from reflong.ingest.parse.stage import nothing_parsed, run_parse
     from reflong.ingest.stage import run_ingest
 
     if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:

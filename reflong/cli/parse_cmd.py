@@ -4,26 +4,37 @@ from __future__ import annotations
 
 import click
 
-from reflong.cli.options import check_tokenizer, existing_store, writes_existing_store
+from reflong.cli.options import (
+    check_tokenizer,
+    default_of,
+    existing_store,
+    shown_whole,
+    writes_existing_store,
+)
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
-from reflong.common.tokenizer import DEFAULT_TOKENIZER
-from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS
+from reflong.ingest.parse.settings import ParseSettings
 
 
 @click.command()
 @writes_existing_store
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Parser processes.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=default_of(ParseSettings, "workers"),
+    show_default=True,
+    help="Parser processes.",
+)
 @click.option(
     "--chunk-tokens",
     type=click.IntRange(64, 100_000),
-    default=DEFAULT_CHUNK_TOKENS,
+    default=default_of(ParseSettings, "chunk_tokens"),
     show_default=True,
     help="Largest chunk in tokens; chunks other than a section's last hold at least half of it.",
 )
 @click.option(
     "--tokenizer",
-    default=DEFAULT_TOKENIZER,
+    default=default_of(ParseSettings, "tokenizer"),
     show_default=True,
     callback=check_tokenizer,
     help="o200k_base, cl100k_base or a path to a Hugging Face tokenizer.json.",
@@ -32,14 +43,14 @@ from reflong.ingest.parse.chunking import DEFAULT_CHUNK_TOKENS
     "--timeout",
     "timeout_s",
     type=click.FloatRange(1),
-    default=120,
+    default=shown_whole(default_of(ParseSettings, "timeout_s")),
     show_default=True,
     help="Seconds one PDF may take before its worker is stopped and the PDF recorded.",
 )
 @click.option(
     "--memory-mb",
     type=click.IntRange(0),
-    default=2048,
+    default=default_of(ParseSettings, "memory_mb"),
     show_default=True,
     help="Memory cap per worker in MiB (0: none).",
 )
@@ -58,7 +69,7 @@ def parse(
     Reruns parse only what is missing (keyed by PDF sha256 and parser version).
     """
     # Imported here: PyMuPDF (and its layout module) costs ~1.4 s, paid by every `--help` otherwise.
-    from reflong.ingest.parse.stage import ParseSettings, nothing_parsed, run_parse
+    from reflong.ingest.parse.stage import nothing_parsed, run_parse
 
     settings = ParseSettings(
         workers=workers,

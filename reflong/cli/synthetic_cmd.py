@@ -23,6 +23,7 @@ from reflong.cli.options import (
 )
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
+from reflong.common.tokenizer import DEFAULT_TOKENIZER
 
 PRESETS = ("reflong2025",)
 A_LENGTHS = "8K,16K,24K"
@@ -75,7 +76,7 @@ def _common(func):
         ),
         click.option(
             "--tokenizer",
-            default="o200k_base",
+            default=DEFAULT_TOKENIZER,
             show_default=True,
             callback=check_tokenizer,
             help="o200k_base, cl100k_base or a tokenizer.json path (token budgets and counts).",

@@ -10,7 +10,7 @@ The table is append-only: every verdict is a row, and the latest row of a key is
 so the store keeps the history of who changed their mind and why. Recording the same verdict again
 (e.g. importing the same sheet twice) adds nothing.
 
-``effective_band`` / ``apply_verdicts`` are the small pure functions every build uses (DESIGN.md
+``effective_band`` / ``apply_verdicts`` are the small pure functions every build uses (docs/architecture.md,
 invariant 4): a rejected edge is never a positive, a confirmed one always is.
 """
 

@@ -1,7 +1,7 @@
 """Opening the store: one SQLite file, WAL mode, all tables created on first use.
 
 WAL lets readers (``stats``, ``edges``, Datasette) look at the store while a stage writes; stages
-keep to one writer and batch their inserts, as DESIGN.md asks. "One writer" is enforced across
+keep to one writer and batch their inserts, as docs/architecture.md asks. "One writer" is enforced across
 processes by ``db/lock.py``: every CLI command that writes holds ``<db>.lock`` (an OS file lock)
 for its whole run, and a second writer waits (``--wait-lock``) or refuses in one line.
 """

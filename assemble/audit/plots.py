@@ -1,10 +1,11 @@
 """Small, deterministic SVG plots for the build report (matplotlib, SVG backend, no pyplot).
 
 Each function takes plain data and returns one ``<svg>`` element as a string, ready to inline in
-HTML. Determinism (DESIGN.md invariant 5 applies to the report too): a fixed ``svg.hashsalt`` makes
-clip-path ids stable and ``metadata`` without Date/Creator drops the timestamp and version, so a
-build gives the same bytes. Text stays text (``svg.fonttype = "none"``): it is searchable, small, and matplotlib
-XML-escapes it, so a paper title containing markup cannot become markup.
+HTML. Determinism (docs/architecture.md, invariant 5, applies to the report too): a fixed
+``svg.hashsalt`` makes clip-path ids stable and ``metadata`` without Date/Creator drops the
+timestamp and version, so a build gives the same bytes. Text stays text (``svg.fonttype = "none"``):
+it is searchable, small, and matplotlib XML-escapes it, so a paper title containing markup cannot
+become markup.
 """
 
 from __future__ import annotations

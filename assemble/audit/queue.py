@@ -4,7 +4,7 @@ Five kinds of rows, in this order (the first are wrong or contested by construct
 ones are merely weak):
 
 1. ``distractor_fp``  a resolver hit from a distractor, whose text predates the key: a false
-   positive by construction (DESIGN.md invariant 3); the same mistake may hide among positives.
+   positive by construction (docs/architecture.md, invariant 3); the same mistake may hide among positives.
 2. ``review``         an edge the resolver put in the review band (e.g. an arXiv id that
    contradicts the title, a title with another id, a year before the seed existed).
 3. ``title_only``     an accepted edge that rests on title similarity alone (no arXiv id, no DOI,

@@ -1,6 +1,6 @@
 """The report's evaluation section: scores of models and baselines on this build, from files.
 
-Why files: evaluation comes after assembly (DESIGN.md: data flows ingest -> citations -> assemble
+Why files: evaluation comes after assembly (docs/architecture.md: data flows ingest -> citations -> assemble
 -> evaluate), so assemble must not import evaluate. Evaluate writes its results into the build's
 outputs folder as JSON, and this module only reads them:
 

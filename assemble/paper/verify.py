@@ -23,7 +23,8 @@ class Verifier:
     """Runs the matcher once per final document text and answers (document, key) from that."""
 
     matcher: Matcher
-    # Audit verdicts win over the resolver (DESIGN invariant 4): (doc ref, seed) -> confirm|reject.
+    # Audit verdicts win over the resolver (docs/architecture.md, invariant 4):
+    # (doc ref, seed) -> confirm|reject.
     verdicts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     _cache: dict[str, dict[str, Evidence]] = field(default_factory=dict)
 

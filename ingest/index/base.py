@@ -12,7 +12,7 @@ its own answers in the store (``source`` "s2" or "openalex"); ``registry.py`` li
 and a third is two edits (see there). ``CachedIndex`` wraps any provider with the store
 (``db/index.py``), so every answer is asked once: a rerun, or a run after a kill, reads the cache.
 
-The index never decides a label (DESIGN.md invariant 6): it decides which PDFs to fetch.
+The index never decides a label (docs/architecture.md, invariant 6): it decides which PDFs to fetch.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Which version of a distractor to read: the newest one dated before the seed window.
 
 arXiv papers get revised: a v3 from August can cite a March seed. A distractor is therefore read at
-the newest version whose date is strictly before the seed window's first day (DESIGN.md, invariant
-2), never at "latest" unless latest qualifies. Dates of older versions come from versioned
+the newest version whose date is strictly before the seed window's first day (docs/architecture.md,
+invariant 2), never at "latest" unless latest qualifies. Dates of older versions come from versioned
 ``id_list`` look-ups (``2201.12091v1``), batched into as few requests as possible.
 """
 

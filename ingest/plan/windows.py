@@ -1,4 +1,4 @@
-"""Date windows of a build and the roles they give papers (DESIGN.md, "Roles of papers").
+"""Date windows of a build and the roles they give papers (docs/architecture.md, "Roles of papers").
 
 - seed window ``[since, since + seed_months)``: seeds (metadata only; the first-version date counts)
 - citing pool ``[since + seed_months, since + seed_months + pool_months)``: papers whose PDFs are read

@@ -1,7 +1,7 @@
 """Progress reporting that stages can use without knowing about terminals.
 
 Stages take a ``Progress`` factory; the CLI passes ``tqdm_progress`` and tests pass nothing
-(``null_progress``). This keeps display concerns in the CLI, as DESIGN.md asks. Without a
+(``null_progress``). This keeps display concerns in the CLI, as docs/architecture.md asks. Without a
 terminal, progress is a log line every 30 s (``LineProgress``), so long runs in CI or under nohup
 are not silent.
 """

@@ -1,8 +1,8 @@
 """Plan a synthetic arXiv: papers, dates, versions, roles and who cites whom (no text, no PDFs).
 
-The plan is the ground truth. Roles follow DESIGN.md's windows around ``since``: distractors in the
-months before, seeds in the seed window, citing papers after it. Everything the later stages must
-get right is planted on purpose:
+The plan is the ground truth. Roles follow the windows around ``since`` (docs/architecture.md,
+"Roles of papers, from dates"): distractors in the months before, seeds in the seed window, citing
+papers after it. Everything the later stages must get right is planted on purpose:
 
 - near-miss seed titles in *families*: sequels ("X: Y" / "X 2: Y"), hyphenated successors
   ("FlashThing: ..." / "FlashThing-2: ..."), same-prefix titles, and seeds whose older predecessor

@@ -5,19 +5,19 @@ From arXiv (or a server speaking its protocols, ``--arxiv-url``):
 1. metadata is harvested into ``arxiv_record``, one committed page at a time: by default with
    OAI-PMH (arXivRaw, every version with its date; ``harvest.oai``), incrementally after the
    first run; with ``--metadata api`` through the API within its limits (``harvest.api``);
-2. roles and version pins are computed from the stored records, batch by batch (``roles``);
-3. the plan (``plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
+2. roles and version pins are computed from the stored records, batch by batch (``plan.roles``);
+3. the plan (``plan.pdf_plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
    controls and sampled distractors, or a stratified sample of the pool without an index, under
    ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
 4. the planned PDFs go to the cache, one commit per PDF (skipped with
    ``--no-pdfs``). Every request (OAI, API, PDF) goes through one ``ArxivConnection``: one
    session, the 3 s gate, one retry policy; a 403 or a long 429/503 spell stops the run, resumably.
 
-From a local catalog (``--source DIR``, see ``sources``):
+From a local catalog (``--source DIR``, see ``catalog.source``):
 
 1. papers of each window (seed, pool, distractor) at their latest version; bad metadata
    (withdrawn, duplicate id, no date, no title) is recorded as a failure and skipped;
-2. distractors move to the newest version dated before the seed window (``versions``);
+2. distractors move to the newest version dated before the seed window (``plan.versions``);
 3. metadata rows and roles are upserted (idempotent), committed before any download starts;
 4. the same plan, then its PDFs go to the cache (``download``), one commit per PDF, so a killed run
    loses at most the file in flight and a rerun fetches only what is missing. ``--max-papers`` on

@@ -308,7 +308,7 @@ def _fp_section(data: ReportData) -> str:
     fps = data.distractor_false_positives
     intro = (
         "<p>A distractor's text predates the key, so a resolver hit from it is wrong by construction "
-        "(DESIGN.md invariant 3). These documents were kept out of the tasks.</p>"
+        "(docs/architecture.md, invariant 3). These documents were kept out of the tasks.</p>"
     )
     if not fps:
         return intro + _none("No distractor false positives in this build.")

@@ -20,6 +20,7 @@ import re
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -197,8 +198,17 @@ class ArxivConnection:
         )
         self.politeness.sleep(wait)
 
-    def get(self, url: str, kind: str, params: dict | None = None) -> requests.Response:
+    def get(
+        self,
+        url: str,
+        kind: str,
+        params: dict | None = None,
+        check: Callable[[requests.Response], str | None] | None = None,
+    ) -> requests.Response:
         """A GET that returns only a 200 answer: retried on 429/5xx/timeouts with backoff.
+
+        ``check`` judges a 200's body: a returned problem (e.g. XML cut halfway) is retried like
+        a 5xx, under the same budget and backoff.
 
         Raises ``BlockedError`` on 403, ``ServiceBusyError`` when a 429/503 spell outlasts the
         retry budget, ``NetworkError`` for anything else that will not go away by retrying.
@@ -217,8 +227,10 @@ class ArxivConnection:
                 problem = f"connection failed ({connection_reason(exc)})"
             else:
                 if resp.status_code == 200:
-                    return resp
-                if resp.status_code in RETRY_STATUS:
+                    problem = check(resp) if check is not None else None
+                    if problem is None:
+                        return resp
+                elif resp.status_code in RETRY_STATUS:
                     problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
                     busy = resp.status_code in BUSY_STATUS
                 else:

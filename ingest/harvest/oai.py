@@ -21,6 +21,16 @@ datestamp of the last committed record; a finished page is never asked for again
 assumes records come in datestamp order (the stand-in orders by datestamp, id); if a server did
 not, records of earlier datestamps on later pages could be missed until the next full harvest.
 ``from`` is inclusive, so a refresh gets the records of the last harvested day again.
+
+Nothing passes as complete that is not (issue 20): scythe parses with lxml's ``recover=True``, so a
+page cut halfway would read as a shorter page without a token, i.e. the end of the list. So every
+answer is first parsed strictly (``page_problem``); one that is not a well-formed OAI-PMH document is
+retried under the shared policy like a 5xx, and when it keeps failing the run stops with one line,
+its committed pages and token kept for the rerun. A list whose last page (empty token) leaves it
+shorter than its ``completeListSize`` (cursor + records of the last page) is reported with a warning,
+not a failure: the answer is well formed, there is no token left to retry with, and OAI-PMH lets a
+list change while it is harvested (spec 3.5.1; records modified meanwhile move), so the count alone
+proves no loss. The set is then not marked as covered, so the next run harvests it again whole.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx2
+import requests
+from lxml import etree
 from oaipmh_scythe import Scythe
 from oaipmh_scythe.config import HTTPConfig, RetryConfig
 from oaipmh_scythe.exceptions import BadResumptionToken, NoRecordsMatch, OAIPMHException
@@ -84,13 +96,37 @@ class PoliteScythe(Scythe):
         self.conn = conn
 
     def _request(self, query: dict[str, str]) -> httpx2.Response:
-        resp = self.conn.get(self.endpoint, "oai", params=query)
+        resp = self.conn.get(self.endpoint, "oai", params=query, check=page_problem)
         return httpx2.Response(
             resp.status_code,
             headers={"content-type": resp.headers.get("Content-Type", "text/xml")},
             content=resp.content,
             request=httpx2.Request("GET", resp.url),
         )
+
+
+_STRICT = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+_ROOT = "{http://www.openarchives.org/OAI/2.0/}OAI-PMH"
+
+
+def page_problem(resp: requests.Response) -> str | None:
+    """What is wrong with an OAI-PMH answer's body (None: a well-formed OAI-PMH document)."""
+    if not resp.content.strip():
+        return "an empty answer, not well-formed XML"
+    try:
+        root = etree.fromstring(resp.content, _STRICT)
+    except etree.XMLSyntaxError as exc:
+        return f"not well-formed XML, cut or garbled: {getattr(exc, 'msg', None) or exc}"
+    if root.tag != _ROOT:
+        return f"not an OAI-PMH answer (root element {etree.QName(root).localname})"
+    return None
+
+
+def _as_int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 @dataclass
@@ -102,6 +138,7 @@ class HarvestReport:
     resumed: bool = False  # started from a stored token or datestamp
     fallback: bool = False  # an expired token made it fall back to the last datestamp
     incremental_from: str | None = None  # a refresh of a finished harvest, from this datestamp
+    short: tuple[int, int] | None = None  # (records seen, completeListSize) of a list that ended early
 
 
 def plan_start(state: HarvestState, needed_from: str) -> tuple[str | None, str | None, bool]:
@@ -154,6 +191,10 @@ def harvest_set(
         session.commit()
     scythe = PoliteScythe(endpoint, conn)
     newest = state.harvested_through
+    # Records of the current list through the last page (cursor + page), and its announced size;
+    # a list resumed from a stored token is counted from the first cursor it shows.
+    seen: int | None = None if token else 0
+    expected: int | None = None
     try:
         while True:
             query = (
@@ -168,6 +209,11 @@ def harvest_set(
                 for response in pages:
                     records, bad = parse_page(response.xml)
                     next_token = pages.resumption_token
+                    n = len(records) + len(bad)
+                    cursor = _as_int(next_token.cursor) if next_token is not None else None
+                    seen = cursor + n if cursor is not None else seen + n if seen is not None else None
+                    if next_token is not None and _as_int(next_token.complete_list_size) is not None:
+                        expected = _as_int(next_token.complete_list_size)
                     _commit_page(session, state, records, bad, next_token, report)
                     for r in records:
                         if r.datestamp and (newest is None or r.datestamp > newest):
@@ -187,6 +233,7 @@ def harvest_set(
                     from_,
                 )
                 report.fallback = True
+                seen, expected = 0, None  # a new list
                 token = None
                 state.token = None
                 touch(session, state)
@@ -200,7 +247,16 @@ def harvest_set(
         ) from None
     state.completed = True
     state.token = None
-    if state.from_date and (state.covered_from is None or state.from_date < state.covered_from):
+    if expected is not None and seen is not None and seen < expected:
+        report.short = (seen, expected)
+        log.warning(
+            "OAI-PMH list for set %s ended after %d of %d records (its completeListSize): the server "
+            "closed it early or it changed during the harvest; the %d records are kept and the next "
+            "run harvests this set again from %s",
+            set_spec or "(all)", seen, expected, seen, needed_from,
+        )  # fmt: skip
+        state.covered_from = None  # not covered: the next run's plan_start asks for the whole set
+    elif state.from_date and (state.covered_from is None or state.from_date < state.covered_from):
         state.covered_from = state.from_date
     state.harvested_through = newest or state.harvested_through or state.from_date
     touch(session, state)

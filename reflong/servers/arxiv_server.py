@@ -17,7 +17,7 @@ It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
 
 Faults can be injected per request number, per kind of request, so retry and resume paths can be
 tested: ``api`` requests: 429, 503, hang (no answer for ``hang_seconds``), empty (a page with no
-entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empty; ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
+entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empty, short; ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
 (a complete response holding half the file), cut (the connection drops mid-body).
 
 Run it for the demo or the benchmarks:
@@ -46,7 +46,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion, read_catalog
 from reflong.ingest.metadata import matches_categories, split_versioned_id, versioned_id
 from reflong.servers.background import BackgroundServer
-from reflong.servers.oai import OaiRepository
+from reflong.servers.oai import OaiRepository, end_list_here
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
@@ -60,8 +60,10 @@ log = logging.getLogger(__name__)
 API_FAULTS = {"429", "503", "hang", "empty"}
 PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
 # OAI-PMH: 503 + Retry-After (arXiv's flow control), hang, expire (this request's token answered as
-# expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body).
-OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty"}
+# expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body),
+# short (a well-formed page whose resumptionToken is empty although records remain: the list ends
+# early against its completeListSize).
+OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty", "short"}
 FAULTS = {"api": API_FAULTS, "pdf": PDF_FAULTS, "oai": OAI_FAULTS}
 
 
@@ -634,6 +636,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = owner.oai.handle(query, force_expired=fault == "expire")
         if fault == "truncate":
             body = body[: max(1, len(body) // 2)]
+        elif fault == "short":
+            body = end_list_here(body)
         self._send(200, body, "text/xml; charset=utf-8")
 
     def _pdf(self, owner: ArxivServer, name: str) -> None:

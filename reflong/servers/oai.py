@@ -410,6 +410,19 @@ class OaiRepository:
             _oai_dc(metadata, paper)
 
 
+def end_list_here(body: bytes) -> bytes:
+    """The ``oai:N:short`` fault: this page's token emptied, as if it were the last page.
+
+    The page stays well formed and keeps ``cursor`` and ``completeListSize``, so a harvester that
+    believes the empty token alone ends with fewer records than the list announced.
+    """
+    root = ET.fromstring(body)
+    for token in root.iter(f"{{{OAI}}}resumptionToken"):
+        token.text = None
+        token.attrib.pop("expirationDate", None)
+    return ET.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
 def _versions(paper: CatalogPaper) -> list[CatalogVersion]:
     """The dated versions, oldest first; the latest is the withdrawal when the paper is withdrawn."""
     versions = [v for v in paper.versions.values() if v.number and v.date]

@@ -6,11 +6,16 @@ references cannot be read gets a ``failure`` row with a reason (``no-references-
 ``no-entries``, ``too-many-entries``, ``grobid-http-500``, ``grobid-not-tei``, ``grobid-timeout``...)
 and the run goes on. A GROBID failure stores no list, so the next run asks again; a list stored
 ``empty`` is asked again with ``retry_failed`` (``cite --retry-failed``).
+
+A GROBID that stops answering (``MAX_CONSECUTIVE_TIMEOUTS`` timeouts in a row) stops the stage with
+one line (``NetworkError``); the lists stored so far stay and a rerun resumes with the papers left.
+With ``grobid_fallback`` the rest of the run uses the built-in parser instead, with one warning.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func
@@ -24,6 +29,8 @@ from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.papers import Paper, clear_failure, record_failure, utcnow
 from reflong.db.text import ParsedDoc
+
+log = logging.getLogger(__name__)
 
 STAGE = "cite"
 MAX_ENTRIES = 3000  # more is a garbled section (or a book); keep the first ones and say so
@@ -146,6 +153,22 @@ def builtin_entries(references_text: str) -> tuple[list[ParsedEntry], str | None
     return [parse_entry(t) for t in texts], reason, message
 
 
+def _max_timeouts() -> int:
+    from reflong.citations.grobid import MAX_CONSECUTIVE_TIMEOUTS
+
+    return MAX_CONSECUTIVE_TIMEOUTS
+
+
+def _stopped_line(grobid, timeouts: int, report: CiteReport) -> str:
+    """What happened, with what /api/isalive says now (GROBID's liveness probe, asked again)."""
+    alive, status = grobid.alive()
+    probe = "still answers true" if alive else f"HTTP {status}" if status else "no answer either"
+    return (
+        f"GROBID at {grobid.url} stopped answering: {timeouts} PDFs in a row got no answer within "
+        f"{grobid.timeout:g} s (--grobid-timeout; /api/isalive {probe})"
+    )
+
+
 def run_cite(
     engine: Engine,
     grobid_url: str | None = None,
@@ -174,6 +197,7 @@ def run_cite(
                 raise
             grobid = None
     builtin_parser = f"builtin-{SPLITTER_VERSION}"
+    timeouts_in_a_row = 0
     with Session(engine) as session:
         work = _pending(session)
         existing = {(r.arxiv_id, r.version): r for r in session.exec(select(ReferenceList)).all()}
@@ -199,10 +223,25 @@ def run_cite(
 
                     try:
                         entries, version = grobid.references(w.pdf_path or "")
+                        timeouts_in_a_row = 0
                         parser, key = f"grobid-{version}", key_grobid
                         if not entries:
                             reason, message = "no-entries", "GROBID found no bibliography entries"
                     except GrobidError as exc:
+                        timeouts_in_a_row = timeouts_in_a_row + 1 if exc.reason == "grobid-timeout" else 0
+                        if timeouts_in_a_row >= _max_timeouts():
+                            stopped = _stopped_line(grobid, timeouts_in_a_row, report)
+                            if not grobid_fallback:
+                                record_failure(session, STAGE, subject, exc.reason, str(exc))
+                                report.failed += 1
+                                session.commit()
+                                raise NetworkError(
+                                    f"{stopped}; the cite stage stopped with {report.cited + report.skipped} of "
+                                    f"{report.papers} papers done, their reference lists kept: restart GROBID "
+                                    "(or raise --grobid-timeout) and rerun the same command to resume"
+                                ) from None
+                            log.warning("%s; the built-in parser reads the remaining papers", stopped)
+                            grobid = None
                         if not grobid_fallback:
                             record_failure(session, STAGE, subject, exc.reason, str(exc))
                             report.failed += 1

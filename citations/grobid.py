@@ -24,6 +24,11 @@ SERVICES = {"references": "processReferences", "fulltext": "processFulltextDocum
 # Seconds GROBID may take for one PDF. Its own processing takes a few seconds a paper; a minute
 # covers a loaded server with a long paper, and a hung one costs no more than that per PDF.
 DEFAULT_TIMEOUT_S = 60.0
+# Timeouts in a row after which GROBID counts as stopped: /api/isalive only says its initialisation
+# finished (GROBID's docs: a liveness probe), so a GROBID whose engines hang still answers "true"
+# and would cost the whole timeout per PDF (60 s x 3,000 PDFs = 50 hours). One slow PDF is a
+# timeout; three in a row, with no answer between them, is a GROBID that stopped answering.
+MAX_CONSECUTIVE_TIMEOUTS = 3
 
 
 class GrobidError(ReflongError):
@@ -127,18 +132,15 @@ class GrobidReferences:
     """A live GROBID server, checked once, asked per PDF."""
 
     def __init__(self, url: str, service: str = "references", timeout: float = DEFAULT_TIMEOUT_S) -> None:
-        from grobid_client.grobid_client import GrobidClient, ServerUnavailableException
+        from grobid_client.grobid_client import GrobidClient
 
         self.url = url.rstrip("/")
         self.service = SERVICES[service]
         self.timeout = timeout
-        try:
-            self.client = GrobidClient(grobid_server=self.url, timeout=timeout, check_server=False)
-            # We report failures ourselves as one actionable line; keep the client's logger quiet.
-            self.client.logger.setLevel(logging.CRITICAL)
-            alive, status = self.client.ping()
-        except ServerUnavailableException:
-            alive, status = False, None
+        self.client = GrobidClient(grobid_server=self.url, timeout=timeout, check_server=False)
+        # We report failures ourselves as one actionable line; keep the client's logger quiet.
+        self.client.logger.setLevel(logging.CRITICAL)
+        alive, status = self.alive()
         if not alive:
             why = f"HTTP {status}" if status else "no connection"
             raise NetworkError(
@@ -146,6 +148,15 @@ class GrobidReferences:
                 "`docker run -p 8070:8070 grobid/grobid:0.8.1`), fix --grobid-url, or add --grobid-fallback "
                 "to use the built-in parser"
             )
+
+    def alive(self) -> tuple[bool, int | None]:
+        """GET /api/isalive (the client's ``ping``): (alive, HTTP status or None without an answer)."""
+        from grobid_client.grobid_client import ServerUnavailableException
+
+        try:
+            return self.client.ping()
+        except ServerUnavailableException:
+            return False, None
 
     def references(self, pdf_path: str | Path) -> tuple[list[ParsedEntry], str]:
         """Entries of one PDF; raises ``GrobidError`` when GROBID cannot process it."""

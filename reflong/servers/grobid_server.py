@@ -8,14 +8,21 @@ the TEI parsing and the resolution all run for real, offline. An unknown PDF get
 answer to bad input: HTTP 500 ``[BAD_INPUT_DATA]``.
 
 Endpoints and answers follow GROBID's service documentation
-(https://grobid.readthedocs.io/en/latest/Grobid-service/): the process services return TEI XML
-with 200, 503 when all engines are busy, 500 when the PDF cannot be converted.
+(https://grobid.readthedocs.io/en/latest/Grobid-service/, doc/Grobid-service.md in
+github.com/grobidOrg/grobid): the process services return TEI XML with 200, 503 when all engines
+are busy, 500 when the PDF cannot be converted. Its "Service checks" section defines
+``/api/isalive`` as a *liveness* probe: ``true`` with 200 once initialisation succeeded, 503 when
+not initialised. It does not say the engines answer, so a GROBID whose processing hangs still
+answers ``true``; the stand-in's ``hang`` mode does the same (the isalive probe passes, the
+process calls hang).
 
 Fault modes (``mode``, switchable while running) stand in for what a real deployment does when
 something between us and GROBID goes wrong:
 
 - ``html``: 200 with an HTML page (a reverse proxy's error or login page, a misrouted URL);
-- ``hang``: the process call never answers (held ``hang_seconds``, then dropped);
+- ``hang``: the process call never answers (held ``hang_seconds``, then dropped); with
+  ``hang_calls`` only those process calls (1-based, e.g. ``range(3, 10**9)``: a GROBID that
+  stops answering after two PDFs) hang and the others are answered as in ``ok``;
 - ``header-only``: 200 with a valid TEI that has no bibliography (GROBID's header-only output).
 
     python -m reflong.servers.grobid_server --corpus ../shared/corpus --port 8070
@@ -27,6 +34,7 @@ import argparse
 import contextlib
 import json
 import threading
+from collections.abc import Container
 from email.parser import BytesParser
 from email.policy import default as default_policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -74,6 +82,7 @@ class GrobidStandIn:
         alive: bool = True,
         mode: str = "ok",
         hang_seconds: float = 30.0,
+        hang_calls: Container[int] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode {mode!r} is not one of {MODES}")
@@ -83,9 +92,12 @@ class GrobidStandIn:
         self.alive = alive
         self.mode = mode
         self.hang_seconds = hang_seconds
+        self.hang_calls = hang_calls  # in hang mode: the process calls that hang (None: all)
+        self.process_calls = 0
         self.stopping = threading.Event()
         self.requests: list[tuple[str, str]] = []  # (method, path) log, for tests
         stand_in = self
+        lock = threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args) -> None:  # keep test output clean
@@ -126,7 +138,10 @@ class GrobidStandIn:
                 if service not in PROCESS_ENDPOINTS:
                     self._send(404, b"not found")
                     return
-                if stand_in.mode == "hang":
+                with lock:
+                    stand_in.process_calls += 1
+                    call = stand_in.process_calls
+                if stand_in.mode == "hang" and (stand_in.hang_calls is None or call in stand_in.hang_calls):
                     stand_in.stopping.wait(stand_in.hang_seconds)
                     self.close_connection = True
                     return
@@ -177,8 +192,18 @@ def main() -> None:
     parser.add_argument("--corpus", default="../shared/corpus", help="folder with pdf/ and grobid/")
     parser.add_argument("--port", type=int, default=8070)
     parser.add_argument("--mode", choices=MODES, default="ok", help="a fault to stand in for (default: none)")
+    parser.add_argument("--hang-seconds", type=float, default=30.0, help="how long a hung call is held")
+    parser.add_argument(
+        "--hang-after", type=int, default=0, help="with --mode hang: answer the first N PDFs, then hang"
+    )
     args = parser.parse_args()
-    server = GrobidStandIn(args.corpus, port=args.port, mode=args.mode)
+    server = GrobidStandIn(
+        args.corpus,
+        port=args.port,
+        mode=args.mode,
+        hang_seconds=args.hang_seconds,
+        hang_calls=range(args.hang_after + 1, 2**62) if args.hang_after else None,
+    )
     print(f"GROBID stand-in on {server.url} with {len(server.teis)} recorded TEI files", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         server.server.serve_forever()

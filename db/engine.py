@@ -8,7 +8,9 @@ for its whole run, and a second writer waits (``--wait-lock``) or refuses in one
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -48,6 +50,57 @@ def open_store(path: str | Path = DEFAULT_DB_PATH) -> Engine:
     except Exception as exc:  # sqlite3.DatabaseError for a file that is not a database
         reason = str(getattr(exc, "orig", exc)).splitlines()[0]
         raise ReflongError(f"cannot open the store {path}: {reason}; give another --db path") from None
+    return engine
+
+
+def _set_read_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_MS)}")
+    cursor.close()
+
+
+def open_store_to_read(path: str | Path) -> Engine:
+    """Open an existing store for a command that only reads (stats, edges, refs, report, audit).
+
+    Where the store and its folder are writable this is ``open_store`` (which also brings an older
+    store's schema up to date). Where they are not (a read-only folder or mount, a store shared
+    read-only), SQLite's read-only URI is used, following its docs (wal.html, "Read-Only
+    Databases"; walformat.html): since 3.22.0 a WAL database without write access can be read
+    when its ``-wal`` and ``-shm`` files already exist (``mode=ro``; e.g. left by a killed writer),
+    and otherwise only as ``immutable=1``, which reads the database file alone without locks. That
+    is complete when there is no ``-wal`` with commits in it (a finished run checkpoints and
+    removes it), and safe because nobody can write into a read-only folder. A ``-wal`` holding
+    commits without its ``-shm`` cannot be read faithfully, so it is refused in one line.
+    """
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise ReflongError(f"--db {path} is a directory; give a file path such as {path / 'reflong.db'}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if os.access(path, os.W_OK) and os.access(folder, os.W_OK):
+        return open_store(path)
+    import reflong.db  # noqa: F401  (registers every table module on SQLModel.metadata)
+
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if wal.exists() and shm.exists():
+        flags = "mode=ro"
+    elif wal.exists() and wal.stat().st_size > 0:
+        raise ReflongError(
+            f"cannot read the store {path}: its folder is read-only and its -wal file holds changes not yet "
+            "in the database, which SQLite reads only with a -shm file it cannot create there; copy the folder "
+            "somewhere writable and read the copy (or run any command on it once with write access)"
+        )
+    else:
+        flags = "mode=ro&immutable=1"
+    uri = f"sqlite:///file:{quote(str(path.resolve()))}?{flags}&uri=true"
+    engine = create_engine(uri, connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _set_read_pragmas)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+    except Exception as exc:
+        reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+        raise ReflongError(f"cannot read the store {path} (read-only): {reason}") from None
     return engine
 
 

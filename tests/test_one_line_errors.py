@@ -116,7 +116,7 @@ def test_enospc_from_any_stage_is_one_line(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "x"))
 
     (tmp_path / "s.db").touch()  # stats needs an existing store (a missing one is its own error)
-    monkeypatch.setattr(stats_cmd, "open_store", boom)
+    monkeypatch.setattr(stats_cmd, "reading_store", boom)
     result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "s.db")])
     assert result.exit_code == 1
     _one_line_error(result, "No space left on device", str(tmp_path / "x"))

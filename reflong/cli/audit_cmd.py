@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, existing_store, hold_store, output_format, require_store
+from reflong.cli.options import db_option, hold_store, output_format, reading_store, require_store
 from reflong.common.errors import ReflongError
 from reflong.db.engine import open_store
 
@@ -36,7 +36,7 @@ def report(out_dir: str, build_id: int | None, compare: str | None, db_path: str
         raise ReflongError(
             f"--compare {compare}: no *_answers.json files there (give a Ref-Long answers folder)"
         )
-    data = collect_report(existing_store(db_path), build_id, out_dir, compare_dir)
+    data = collect_report(reading_store(db_path), build_id, out_dir, compare_dir)
     path = write_report(data, Path(out_dir))
     click.echo(f"report on build {data.build['id']}: {path}")
 
@@ -82,7 +82,7 @@ def _queue(db_path: str, build_id, out_dir, confidence, near_dup, include_judged
         DEFAULT_NEAR_DUP if near_dup is None else near_dup,
         include_judged,
     )
-    return build_queue(existing_store(db_path), build_id, out_dir, options)
+    return build_queue(reading_store(db_path), build_id, out_dir, options)
 
 
 def _short(text: str, width: int) -> str:

@@ -11,7 +11,14 @@ from sqlmodel import Session, select
 from reflong.citations.cite_stage import run_cite
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
 from reflong.citations.resolve import Thresholds
-from reflong.cli.options import db_option, default_of, existing_store, output_format, writes_existing_store
+from reflong.cli.options import (
+    db_option,
+    default_of,
+    existing_store,
+    output_format,
+    reading_store,
+    writes_existing_store,
+)
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
@@ -164,7 +171,7 @@ def edges(db_path: str, seed: str | None, paper: str | None, bands: tuple[str, .
     """Print citation edges with their evidence (reference string, method, score, band)."""
     from reflong.db.citations import Citation
 
-    with Session(existing_store(db_path)) as session:
+    with Session(reading_store(db_path)) as session:
         q = select(Citation)
         if seed:
             q = q.where(Citation.seed_arxiv_id.in_(_seed_ids(session, seed)))
@@ -219,7 +226,7 @@ def refs(db_path: str, paper: str, fmt: str) -> None:
     from reflong.db.citations import Reference
 
     pid, version = _paper_filter(paper)
-    with Session(existing_store(db_path)) as session:
+    with Session(reading_store(db_path)) as session:
         q = select(Reference).where(Reference.arxiv_id == pid)
         if version is not None:
             q = q.where(Reference.version == version)

@@ -144,6 +144,15 @@ def existing_store(db_path: str):
     return open_store(db_path)
 
 
+def reading_store(db_path: str):
+    """A store that must exist already, for a command that only reads: also in a read-only folder
+    (``open_store_to_read``)."""
+    from reflong.db.engine import open_store_to_read
+
+    require_store(db_path)
+    return open_store_to_read(db_path)
+
+
 def writes_existing_store(func: Callable) -> Callable:
     """``writes_store`` for commands that work on what is already stored (parse, cite, resolve):
     the store must exist before the writer lock is taken."""

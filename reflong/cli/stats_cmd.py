@@ -6,8 +6,7 @@ import json
 
 import click
 
-from reflong.cli.options import db_option, format_option, require_store
-from reflong.db.engine import open_store
+from reflong.cli.options import db_option, format_option, reading_store
 from reflong.db.stats import collect_stats
 
 
@@ -34,8 +33,7 @@ def _render_table(stats: dict) -> str:
 @format_option
 def stats(db_path: str, fmt: str) -> None:
     """Report what the store holds: papers by role and status, failures by reason, parses, chunks."""
-    require_store(db_path)
-    data = collect_stats(open_store(db_path))
+    data = collect_stats(reading_store(db_path))
     click.echo(json.dumps(data, indent=2, sort_keys=True) if fmt == "json" else _render_table(data))
 
 

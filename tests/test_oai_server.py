@@ -101,7 +101,7 @@ def _harvest(base: str, **params) -> tuple[list[str], list[etree._Element]]:
         _, root = _get(base, verb="ListRecords", resumptionToken=token.text)
 
 
-def test_paging_follows_tokens_with_cursor_and_complete_list_size(catalog_dir: Path) -> None:
+def test_legacy_paging_follows_tokens_with_cursor_and_complete_list_size(catalog_dir: Path) -> None:
     with ArxivServer(catalog_dir, oai_page_size=10) as srv:
         ids, tokens = _harvest(f"{srv.url}/oai2", metadataPrefix="arXivRaw", set="cs")
     assert len(ids) == len(set(ids)) == len(CS_IDS)
@@ -111,15 +111,21 @@ def test_paging_follows_tokens_with_cursor_and_complete_list_size(catalog_dir: P
     assert {t.get("completeListSize") for t in tokens} == {str(len(CS_IDS))}
     assert tokens[0].text and tokens[1].text and not tokens[2].text
     assert tokens[0].get("expirationDate") and tokens[2].get("expirationDate") is None
-    # ordered by (datestamp, id): the revised paper (datestamp 2024-03-05) comes last
-    assert ids[-1] == REVISED["arxiv_id"]
+    # the legacy server lists by identifier (tests/data/real/export_arxiv_oai2): the revised paper
+    # (datestamp 2024-03-05) comes among January's ids, before 2402.00104 of February
+    assert ids == sorted(ids) and ids[-1] == WITHDRAWN["arxiv_id"]
 
 
-def test_oai_base_url_alias_and_default_page_size(catalog_dir: Path) -> None:
+def test_both_routes_and_their_default_page_sizes(catalog_dir: Path) -> None:
     with ArxivServer(catalog_dir) as srv:
-        _, root = _get(f"{srv.url}/oai", verb="ListRecords", metadataPrefix="arXivRaw")
-    assert len(_ids(root)) == len(CATALOG)  # one page of up to 1,000 holds all
-    token = root.find(".//o:resumptionToken", NS)
+        _, current = _get(srv.oai_url, verb="ListRecords", metadataPrefix="arXivRaw")
+        _, legacy = _get(f"{srv.url}/oai2", verb="ListRecords", metadataPrefix="arXivRaw")
+    assert srv.oai.page_size == 2500 and srv.oai_legacy.page_size == 1000
+    # one page holds all: the current server sends no token at all, the legacy one an empty token
+    # with its completeListSize
+    assert len(_ids(current)) == len(_ids(legacy)) == len(CATALOG)
+    assert current.find(".//o:resumptionToken", NS) is None
+    token = legacy.find(".//o:resumptionToken", NS)
     assert token is not None and not token.text and token.get("completeListSize") == str(len(CATALOG))
 
 
@@ -174,13 +180,13 @@ def test_from_until_use_last_modified_datestamps(catalog_dir: Path) -> None:
 def test_a_later_revision_shows_up_in_the_next_incremental_harvest(tmp_path: Path) -> None:
     first = _write(tmp_path / "a", CATALOG)
     with ArxivServer(first) as srv:
-        ids, _ = _harvest(f"{srv.url}/oai2", metadataPrefix="arXivRaw", **{"from": "2024-03-05"})
+        ids, _ = _harvest(srv.oai_url, metadataPrefix="arXivRaw", **{"from": "2024-03-05"})
         assert ids == [REVISED["arxiv_id"]]
     grown = [dict(r) for r in CATALOG]
     grown[0] = _paper("2401.00001", ["cs.CL"], ["2024-01-01", "2024-04-02"])
     second = _write(tmp_path / "b", grown)
     with ArxivServer(second) as srv:
-        ids, _ = _harvest(f"{srv.url}/oai2", metadataPrefix="arXivRaw", **{"from": "2024-03-05"})
+        ids, _ = _harvest(srv.oai_url, metadataPrefix="arXivRaw", **{"from": "2024-03-05"})
         _, root = _get(
             f"{srv.url}/oai2",
             verb="GetRecord",
@@ -320,3 +326,41 @@ def test_scythe_harvests_every_record(catalog_dir: Path) -> None:
     assert stats["by_kind_status"]["oai"] == {"200": 4, "503": 1}  # 28 records / 7 a page, one retry
     withdrawn = next(r for r in records if r.header.identifier.endswith("2402.00104"))
     assert withdrawn.metadata["size"][-1] == "1kb"
+
+
+def test_current_server_identify_limits_and_stateless_tokens(catalog_dir: Path) -> None:
+    """``/oai`` answers as arXiv's current server (github.com/arXiv/oaipmh; recorded answers in
+    tests/data/real/arxiv_oaipmh_paging): earliest datestamp 2005-09-16 and ``from`` before it
+    refused, tokens that hold the query and a skip count, no cursor or completeListSize,
+    ``expirationDate`` the next UTC midnight but never enforced, an empty last token."""
+    from datetime import datetime, timezone
+
+    from reflong.servers.oai import read_current_token
+
+    clock = Clock()
+    clock.now = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc).timestamp()
+    with ArxivServer(catalog_dir, oai_page_size=10, clock=clock) as srv:
+        base = srv.oai_url
+        _, ident = _get(base, verb="Identify")
+        early = _get(base, verb="ListRecords", metadataPrefix="arXivRaw", **{"from": "2004-01-01"})[1]
+        late = _get(base, verb="ListRecords", metadataPrefix="arXivRaw", until="2025-06-03")[1]
+        tomorrow = _get(base, verb="ListRecords", metadataPrefix="arXivRaw", until="2025-06-02")[1]
+        ids, tokens = _harvest(base, metadataPrefix="arXivRaw", set="cs")
+        first = tokens[0].text
+        clock.now += 3 * 86400  # three days later the same token still answers: nothing is stored
+        _, again = _get(base, verb="ListRecords", resumptionToken=first)
+        _, wrong_verb = _get(base, verb="ListIdentifiers", resumptionToken=first)
+        _, junk = _get(base, verb="ListRecords", resumptionToken="760571|10001")
+    assert ident.findtext(".//o:repositoryName", namespaces=NS) == "arXiv"
+    assert ident.findtext(".//o:earliestDatestamp", namespaces=NS) == "2005-09-16"
+    assert _error(early) == "badArgument"
+    assert "start date too early" in early.findtext("o:error", namespaces=NS)
+    assert _error(late) == "badArgument" and _error(tomorrow) is None
+    assert len(ids) == len(set(ids)) == len(CS_IDS) and set(ids) == CS_IDS
+    assert [dict(t.attrib) for t in tokens[:-1]] == [{"expirationDate": "2025-06-02T00:00:00Z"}] * 2
+    assert tokens[-1].text is None and dict(tokens[-1].attrib) == {}
+    query, skip = read_current_token(first)
+    assert query == {"verb": "ListRecords", "metadataPrefix": "arXivRaw", "set": "cs", "from": "2024-01-11"}
+    assert skip == 0  # page 1 ended on 2024-01-10: page 2 starts from the next day's first record
+    assert _error(again) is None and _ids(again) == ids[10:20]
+    assert _error(wrong_verb) == "badResumptionToken" and _error(junk) == "badResumptionToken"

@@ -10,8 +10,12 @@ It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
   ``ti:``, ``au:``, ``all:`` combined with AND, OR, ANDNOT and parentheses; ``id_list`` takes bare
   ids (latest version) and versioned ids (exactly that version, omitted if unknown).
 - ``/pdf/<id>v<N>`` (and ``/pdf/<id>`` for the latest), with HTTP Range support for resumes.
-- ``/oai2`` and ``/oai``: OAI-PMH 2.0 with arXivRaw and oai_dc, sets, datestamps, resumption tokens
-  that expire, 503 + Retry-After (``oai.py`` says what it follows of arXiv's interface).
+- ``/oai``: OAI-PMH 2.0 as arXiv's current server (https://oaipmh.arxiv.org/oai) answers it:
+  arXivRaw and oai_dc, sets, datestamps, stateless resumption tokens, pages of 2,500 in
+  (modification time, id) order, ``from`` no earlier than 2005-09-16; ``/oai2``: as the legacy
+  export.arxiv.org/oai2 did (id order, pages of 1,000, tokens that expire, ``cursor`` and
+  ``completeListSize``); 503 + Retry-After on both (``oai.py`` says what it follows of arXiv's
+  code and where).
 - ``/_stats``: requests by kind (api, oai, pdf, other) and by HTTP status, as JSON (also
   ``ArxivServer.stats.snapshot()``), so benches can report what a run asked for.
 
@@ -22,7 +26,7 @@ entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empt
 
 Run it for the demo or the benchmarks:
     python -m reflong.servers.arxiv_server --catalog ../shared/corpus --port 8765 [--fault pdf:2:truncate]
-and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765``.
+and point the ingest at it with ``--arxiv-url http://127.0.0.1:8765 --oai-url http://127.0.0.1:8765/oai``.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion, read_catalog
 from reflong.ingest.metadata import matches_categories, split_versioned_id, versioned_id
 from reflong.servers.background import BackgroundServer
-from reflong.servers.oai import OaiRepository, end_list_here
+from reflong.servers.oai import CURRENT, LEGACY, OaiRepository, end_list_here
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
@@ -621,7 +625,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, body, "application/atom+xml; charset=utf-8")
 
     def _oai(self, owner: ArxivServer, query: str) -> None:
-        """OAI-PMH (see ``oai.py``); faults first, then the protocol answer (always 200 + XML)."""
+        """OAI-PMH (see ``oai.py``): ``/oai`` the current server, ``/oai2`` the legacy one; faults
+        first, then the protocol answer (always 200 + XML)."""
         fault = owner.faults.next("oai", self.path)
         if fault == "503":
             headers = {"Retry-After": owner.fault_headers.get("Retry-After", "1")}
@@ -633,7 +638,9 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "empty":
             self._send(200, b"", "text/xml; charset=utf-8")
             return
-        body = owner.oai.handle(query, force_expired=fault == "expire")
+        path = urlsplit(self.path).path.rstrip("/")
+        repository = owner.oai_legacy if path == "/oai2" else owner.oai
+        body = repository.handle(query, force_expired=fault == "expire")
         if fault == "truncate":
             body = body[: max(1, len(body) // 2)]
         elif fault == "short":
@@ -723,8 +730,8 @@ class ArxivServer(BackgroundServer):
         faults: FaultPlan | None = None,
         hang_seconds: float = 30.0,
         retry_after: float | None = None,
-        oai_page_size: int = 1000,
-        oai_id_page_size: int = 10000,
+        oai_page_size: int | None = None,
+        oai_id_page_size: int | None = None,
         token_ttl: float = 3600.0,
         clock=time.time,
         limits: ApiLimits | None = None,
@@ -747,14 +754,33 @@ class ArxivServer(BackgroundServer):
         self._httpd.stopping = threading.Event()
         self._httpd.hang_seconds = hang_seconds
         self._thread: threading.Thread | None = None
-        self.oai = OaiRepository(
-            self.catalog,
-            f"{self.url}/oai2",
-            page_size=oai_page_size,
-            id_page_size=oai_id_page_size,
-            token_ttl=token_ttl,
-            clock=clock,
+        # Page sizes: None keeps each implementation's own (2,500 now, 1,000 for the legacy one).
+        self._oai_options = dict(
+            page_size=oai_page_size, id_page_size=oai_id_page_size, token_ttl=token_ttl, clock=clock
         )
+        self._oai: dict[str, OaiRepository] = {}
+        self._oai_lock = threading.Lock()
+
+    @property
+    def oai_url(self) -> str:
+        """The OAI-PMH endpoint that answers as arXiv's current server (give it to ``--oai-url``)."""
+        return f"{self.url}/oai"
+
+    @property
+    def oai(self) -> OaiRepository:
+        """The current implementation (``/oai``), indexed at its first request."""
+        return self._repository(CURRENT, self.oai_url)
+
+    @property
+    def oai_legacy(self) -> OaiRepository:
+        """The legacy export.arxiv.org/oai2 implementation (``/oai2``), indexed at its first request."""
+        return self._repository(LEGACY, f"{self.url}/oai2")
+
+    def _repository(self, impl: str, base_url: str) -> OaiRepository:
+        with self._oai_lock:
+            if impl not in self._oai:
+                self._oai[impl] = OaiRepository(self.catalog, base_url, impl=impl, **self._oai_options)
+            return self._oai[impl]
 
     def polite(self, client: str) -> bool:
         """False (answer 403) when ``client`` asks sooner than ``min_interval`` after its last request.
@@ -803,9 +829,14 @@ def main(argv: list[str] | None = None) -> None:
         "--retry-after", type=float, default=None, help="Retry-After of injected 429/503 (OAI 503: default 1)"
     )
     ap.add_argument(
-        "--oai-page-size", type=int, default=1000, help="records per ListRecords page (arXiv: 1000)"
+        "--oai-page-size",
+        type=int,
+        default=None,
+        help="records per ListRecords page (default: arXiv's, 2500 at /oai, 1000 at /oai2)",
     )
-    ap.add_argument("--token-ttl", type=float, default=3600.0, help="seconds a resumptionToken lives")
+    ap.add_argument(
+        "--token-ttl", type=float, default=3600.0, help="seconds a legacy (/oai2) resumptionToken lives"
+    )
     ap.add_argument(
         "--min-interval",
         "--delay",
@@ -845,7 +876,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         f"arXiv-protocol server for {args.catalog} at {server.url} ({len(server.catalog.papers)} papers; "
-        f"API at /api/query, OAI-PMH at /oai2, counts at /_stats; min interval {limits.min_interval:g} s)",
+        f"API at /api/query, OAI-PMH at /oai (legacy: /oai2), counts at /_stats; "
+        f"min interval {limits.min_interval:g} s)",
         flush=True,
     )
     try:

@@ -1,16 +1,17 @@
-"""OAI-PMH 2.0 for the arXiv stand-in: what export.arxiv.org/oai2 answers, over a local catalog.
+"""OAI-PMH 2.0 for the arXiv stand-in: what arXiv's OAI-PMH servers answer, over a local catalog.
 
-Mounted by ``arxiv_server.py`` at ``/oai2`` (arXiv's legacy base URL) and ``/oai`` (the base URL of
-arXiv's current implementation, github.com/arXiv/oaipmh). What it speaks, and where each part comes
-from:
+Mounted by ``arxiv_server.py`` at ``/oai``, speaking as arXiv's current server does (the one at
+the documented endpoint https://oaipmh.arxiv.org/oai, github.com/arXiv/oaipmh), and at ``/oai2``
+as the legacy export.arxiv.org/oai2 did; ``OaiRepository`` says where each differs (order,
+paging, tokens, earliest datestamp) and cites the sources. What both speak, and where from:
 
 - Verbs ``Identify``, ``ListMetadataFormats``, ``ListSets``, ``ListIdentifiers``, ``ListRecords``,
   ``GetRecord``; errors ``badVerb``, ``badArgument``, ``cannotDisseminateFormat``,
   ``idDoesNotExist``, ``noRecordsMatch``, ``badResumptionToken`` (OAI-PMH 2.0 spec, sections 3.6
   and 4; openarchives.org/OAI/openarchivesprotocol.html). ``resumptionToken`` is exclusive: with
   it, only ``verb`` may be given (spec 4.5; arXiv's oaipmh ``_list_data`` checks the same).
-- Granularity ``YYYY-MM-DD``, ``deletedRecord`` persistent, earliest datestamp from the catalog
-  (arXiv's ``oai_config.py``: GRANULARITY='YYYY-MM-DD', DELETED_RECORD='persistent'). A finer
+- Granularity ``YYYY-MM-DD``, ``deletedRecord`` persistent (arXiv's ``oai_config.py``:
+  GRANULARITY='YYYY-MM-DD', DELETED_RECORD='persistent'). A finer
   ``from``/``until`` is a ``badArgument`` (spec 3.3.1).
 - **Datestamps are last-modified days**, not submission days (arXiv's OAI help page,
   info.arxiv.org/help/oa: "the datestamp ... is the last modification time of that record ...
@@ -37,20 +38,16 @@ from:
   (``VersionEntry.withdrawn_or_ignore``) and lists no formats for it. So the withdrawal version
   here has ``<size>1kb</size>`` and ``<source_type>I</source_type>``, and ``comments`` is the
   author's reason as the catalog gives it (which need not contain the word "withdrawn").
-- **Paging**: ``page_size`` records per ``ListRecords`` response (default 1,000: what the legacy
-  export.arxiv.org/oai2 returned per ListRecords response, 10,000 for ListIdentifiers, as
-  harvesters report, e.g. academia.stackexchange.com/q/38969; arXiv's new implementation sets
-  RECORDS_LIMIT=2000). The ``resumptionToken`` carries ``cursor``, ``completeListSize`` and
-  ``expirationDate`` (spec 3.5); the last page has an empty token. Tokens expire after
-  ``token_ttl`` seconds (arXiv's new implementation expires them at the next UTC midnight); an
-  expired, malformed or unknown token is ``badResumptionToken``. Records are ordered by
-  (datestamp, id), so a page boundary is stable while the catalog does not change.
+- **Paging**: ``page_size`` records per ``ListRecords`` response (default: the implementation's,
+  2,500 now, 1,000 for the legacy server); the rest of the paging rules are the implementation's
+  (``OaiRepository``).
 - **Flow control**: arXiv answers 503 with ``Retry-After`` (help page: "arXiv uses 503
   Retry-After replies to implement flow control"; spec 3.5); the server injects it through the
   ``FaultPlan`` (``oai:N:503``).
 
-The index is built once at load (records sorted by datestamp, id; category sets interned), and a
-page is a bisect plus a slice, so a 270K-record catalog answers a page in tens of milliseconds.
+The index is built once at load (records in the implementation's order; category sets interned),
+and a page of the current order is a bisect plus a slice, so a 270K-record catalog answers a page
+in tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -64,8 +61,8 @@ import time
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
-from urllib.parse import parse_qs
+from datetime import date, datetime, timedelta, timezone
+from urllib.parse import parse_qs, quote, unquote, urlencode
 
 from lxml import etree as ET
 
@@ -83,6 +80,14 @@ FORMATS = {
     "oai_dc": ("http://www.openarchives.org/OAI/2.0/oai_dc.xsd", OAI_DC),
 }
 DEFAULT_LICENSE = "http://creativecommons.org/licenses/by/4.0/"
+
+# The two implementations the stand-in speaks (``OaiRepository``): arXiv's current server (the
+# default, at /oai) and the legacy export.arxiv.org/oai2 (at /oai2).
+CURRENT, LEGACY = "current", "legacy"
+IMPLEMENTATIONS = (CURRENT, LEGACY)
+EARLIEST_DATESTAMP = "2005-09-16"  # arXiv's oaipmh data/oai_config.py EARLIEST_DATE
+RECORDS_LIMIT, IDENTIFIERS_LIMIT = 2500, 20000  # arXiv's oaipmh config.py Settings
+LEGACY_RECORDS_LIMIT, LEGACY_IDENTIFIERS_LIMIT = 1000, 10000
 
 # arXiv's groups: an archive's group is its own name except the physics archives (arXiv taxonomy).
 _OWN_GROUP = {"cs", "math", "stat", "eess", "econ", "q-bio", "q-fin"}
@@ -156,29 +161,109 @@ class _Query:
     set_spec: str | None
 
 
+def _modtime_seconds(arxiv_id: str, day: str) -> int:
+    """Seconds into ``day`` of a record's last modification: a stable hash (the catalog keeps days).
+
+    arXiv's current server orders a list by ``(modtime, paper_id)`` with ``modtime`` in seconds, so
+    within a day the order is not the id order; this stands in for the time of day.
+    """
+    return zlib.crc32(f"{arxiv_id}|{day}".encode()) % 86400
+
+
+def _next_utc_midnight(now: float) -> str:
+    """``expirationDate`` of arXiv's current tokens (``ResToken.expires``): the next 00:00 UTC."""
+    day = datetime.fromtimestamp(now, timezone.utc).date() + timedelta(days=1)
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+def current_token(params: dict[str, str], skip: int) -> str:
+    """A resumption token of arXiv's current server: its query and a skip count, URL-encoded twice.
+
+    arXiv's oaipmh ``processors/resume.py`` (``ResToken.to_token``): ``quote(urlencode(params))``
+    with ``skip`` appended after the query's own arguments; nothing is stored on the server.
+    """
+    return quote(urlencode({**params, "skip": skip}))
+
+
+def read_current_token(token: str) -> tuple[dict[str, str], int]:
+    """(query, skip) of a current-server token (``ResToken.from_token``); badResumptionToken if it
+    is not one: no ``verb``, no numeric ``skip``, or not decodable."""
+    try:
+        params = {k: v[0] for k, v in parse_qs(unquote(token), strict_parsing=True).items()}
+        skip = params.pop("skip", "")
+        if "verb" not in params or not skip.isdigit():
+            raise ValueError(token)
+        return params, int(skip)
+    except (ValueError, UnicodeDecodeError):
+        raise OaiError("badResumptionToken", "Token decoding failed or format is invalid.") from None
+
+
 class OaiRepository:
-    """The OAI-PMH view of a catalog: a sorted index built once, pages sliced from it."""
+    """The OAI-PMH view of a catalog as one of arXiv's two implementations answers it.
+
+    ``impl="current"`` (the default; ``/oai``): arXiv's current server, github.com/arXiv/oaipmh
+    at commit 27ad99e3e37ab7919869bd3d4cd24449dea78135 (MIT), the code behind
+    https://oaipmh.arxiv.org/oai; its answers recorded from that code are in
+    tests/data/real/arxiv_oaipmh_paging (SOURCES.md there):
+
+    - ``earliestDatestamp`` 2005-09-16 (``data/oai_config.py`` ``EARLIEST_DATE``: "earliest modtime
+      of a current version of a paper, there are ~90K with this value"): a record last modified
+      before it carries that datestamp, and ``from`` earlier than it is ``badArgument`` "start date
+      too early" (``requests/data_queries.py`` ``list_data``); no ``from`` means from that day;
+      ``until`` after tomorrow is ``badArgument`` "until date too late"; ``until`` defaults to today;
+    - records in ``(modtime, paper_id)`` order (``processors/db.py`` ``get_list_data``), pages of
+      ``RECORDS_LIMIT`` = 2,500 records (``config.py`` ``Settings``; ``IDENTIFIERS_LIMIT`` 20,000
+      for ListIdentifiers), each page shown sorted by (datestamp day, id) (``Header.__lt__``);
+    - stateless tokens (``processors/fetch_list.py``, ``processors/resume.py``): the query plus a
+      ``skip`` count, URL-encoded; when a page's records (and the one after it) all share a day,
+      the next token is the same query with ``skip`` + limit; otherwise ``from`` becomes the day of
+      the record after the page and ``skip`` the number of that day's records already shown. No
+      ``cursor``, no ``completeListSize``; ``expirationDate`` is the next UTC midnight, but a token
+      is never refused for its age (``from_token`` checks only its form); a list that fits one page
+      has no ``resumptionToken``, the last page of a resumed list an empty ``<resumptionToken/>``;
+      a token that does not decode is ``badResumptionToken``.
+
+    ``impl="legacy"`` (``/oai2``): what export.arxiv.org/oai2 answered: pages of 1,000
+    (ListIdentifiers 10,000; academia.stackexchange.com/q/38969), records in identifier order (a
+    recorded 2015 page, tests/data/real/export_arxiv_oai2: 0704.0471 of 2014-11-18, 0704.0716 of
+    2014-12-22, 0704.0874 of 2014-11-21), tokens held by the server with ``cursor``,
+    ``completeListSize`` and ``expirationDate``, refused once ``token_ttl`` seconds old or after
+    a restart (``badResumptionToken``, "noDataForResultSet - may have expired" in
+    github.com/mattbierbaum/arxiv-public-datasets issue 26); earliest datestamp the catalog's.
+    """
 
     def __init__(
         self,
         catalog: Catalog,
         base_url: str,
-        page_size: int = 1000,
-        id_page_size: int = 10000,
+        page_size: int | None = None,
+        id_page_size: int | None = None,
         token_ttl: float = 3600.0,
         clock=time.time,
+        impl: str = CURRENT,
     ) -> None:
+        if impl not in IMPLEMENTATIONS:
+            raise ValueError(f"impl {impl!r}: one of {', '.join(IMPLEMENTATIONS)}")
         self.catalog = catalog
         self.base_url = base_url
-        self.page_size = page_size
-        self.id_page_size = id_page_size
+        self.impl = impl
+        current = impl == CURRENT
+        self.page_size = page_size or (RECORDS_LIMIT if current else LEGACY_RECORDS_LIMIT)
+        self.id_page_size = id_page_size or (IDENTIFIERS_LIMIT if current else LEGACY_IDENTIFIERS_LIMIT)
         self.token_ttl = token_ttl
         self.clock = clock
         # Records without any date have no datestamp and cannot be harvested (arXiv has none such).
-        dated = [(p.modified, p.arxiv_id) for p in catalog.papers.values() if p.modified]
-        dated.sort()
-        self._stamps = [d for d, _ in dated]
-        self._ids = [i for _, i in dated]
+        stamps = {aid: p.modified for aid, p in catalog.papers.items() if p.modified}
+        if current:
+            stamps = {aid: max(day, EARLIEST_DATESTAMP) for aid, day in stamps.items()}
+            order = sorted(stamps, key=lambda aid: (stamps[aid], _modtime_seconds(aid, stamps[aid]), aid))
+            self.earliest = EARLIEST_DATESTAMP
+        else:
+            order = sorted(stamps)
+            self.earliest = min(stamps.values(), default="2007-04-02")
+        self._stamp_of = stamps
+        self._ids = order
+        self._stamps = [stamps[aid] for aid in order]
         interned: dict[tuple[str, ...], frozenset[str]] = {}
         self._sets: list[frozenset[str]] = []
         for aid in self._ids:
@@ -186,11 +271,10 @@ class OaiRepository:
             if cats not in interned:
                 interned[cats] = frozenset(s for c in cats for s in category_sets(c))
             self._sets.append(interned[cats])
-        self.earliest = self._stamps[0] if self._stamps else "2007-04-02"
-        self._cache: OrderedDict[tuple, list[int]] = OrderedDict()
+        self._cache: OrderedDict[tuple, tuple[list[int], list[str]]] = OrderedDict()
         self._lock = threading.Lock()
-        # Tokens name their query and carry the issue time; the secret makes them unforgeable and
-        # makes a token from another server instance (a restart) unknown, as at arXiv.
+        # Legacy tokens name their query and carry the issue time; the secret makes them
+        # unforgeable and makes a token from another server instance (a restart) unknown.
         self._secret = hashlib.sha256(f"{id(self)}:{time.time_ns()}".encode()).hexdigest()[:16]
 
     # ----------------------------------------------------------------------------------------
@@ -212,8 +296,8 @@ class OaiRepository:
                 "Identify": self._identify,
                 "ListMetadataFormats": self._list_formats,
                 "ListSets": self._list_sets,
-                "ListRecords": self._list,
-                "ListIdentifiers": self._list,
+                "ListRecords": self._list if self.impl == LEGACY else self._list_current,
+                "ListIdentifiers": self._list if self.impl == LEGACY else self._list_current,
                 "GetRecord": self._get_record,
             }.get(verb)
             if handler is None:
@@ -257,9 +341,10 @@ class OaiRepository:
     # verbs
     # ----------------------------------------------------------------------------------------
     def _identify(self, args: dict[str, str], body: ET.Element) -> None:
+        """Identify as arXiv's ``templates/identify.xml`` fills it (``repositoryName`` arXiv)."""
         self._only(args, set())
         for tag, text in (
-            ("repositoryName", "arXiv (local stand-in)"),
+            ("repositoryName", "arXiv"),
             ("baseURL", self.base_url),
             ("protocolVersion", "2.0"),
             ("adminEmail", "help@arxiv.org"),
@@ -295,7 +380,57 @@ class OaiRepository:
         paper = self._paper(args["identifier"])
         self._record(body, paper, prefix, header_only=False)
 
+    def _list_current(self, args: dict[str, str], body: ET.Element) -> None:
+        """ListRecords/ListIdentifiers as arXiv's current server answers (see the class docstring)."""
+        verb = args["verb"]
+        had_token = "resumptionToken" in args
+        skip = 0
+        if had_token:
+            self._only(args, {"resumptionToken"})
+            args, skip = read_current_token(args["resumptionToken"])
+            if args["verb"] != verb:
+                raise OaiError("badResumptionToken", "token from different verb")
+        self._only(args, {"metadataPrefix", "from", "until", "set"}, {"metadataPrefix"})
+        prefix = self._prefix(args["metadataPrefix"])
+        today = datetime.fromtimestamp(self.clock(), timezone.utc).date()
+        lo = _day(args["from"], "from") if "from" in args else self.earliest
+        hi = _day(args["until"], "until") if "until" in args else today.isoformat()
+        if lo > hi:
+            raise OaiError("badArgument", "until date must be greater than or equal to from date")
+        if lo < self.earliest:
+            raise OaiError("badArgument", "start date too early")
+        if hi > (today + timedelta(days=1)).isoformat():
+            raise OaiError("badArgument", "until date too late")
+        limit = self.page_size if verb == "ListRecords" else self.id_page_size
+        selected, stamps = self._selection(hi, args.get("set") or None)
+        start = bisect.bisect_left(stamps, lo) + skip
+        page = selected[start : start + limit + 1]  # one more, to see whether a token is needed
+        if not page:
+            raise OaiError("noRecordsMatch", "no record matches these arguments")
+        token_text: str | None = "" if had_token else None  # "": an empty token ends a resumed list
+        if len(page) > limit:
+            last_day, first_day = self._stamps[page[limit]], self._stamps[page[0]]
+            query = {
+                "verb": verb,
+                **{k: args[k] for k in ("metadataPrefix", "from", "until", "set") if k in args},
+            }
+            if last_day == first_day:
+                token_text = current_token(query, skip + limit)
+            else:
+                shown = sum(1 for i in page[:limit] if self._stamps[i] == last_day)
+                token_text = current_token({**query, "from": last_day}, shown)
+            page = page[:limit]
+        for index in sorted(page, key=lambda i: (self._stamps[i], self._ids[i])):
+            paper = self.catalog.papers[self._ids[index]]
+            self._record(body, paper, prefix, header_only=verb == "ListIdentifiers")
+        if token_text is not None:
+            token = ET.SubElement(body, f"{{{OAI}}}resumptionToken")
+            if token_text:
+                token.set("expirationDate", _next_utc_midnight(self.clock()))
+                token.text = token_text
+
     def _list(self, args: dict[str, str], body: ET.Element) -> None:
+        """ListRecords/ListIdentifiers as the legacy export.arxiv.org/oai2 answered."""
         verb = args["verb"]
         if "resumptionToken" in args:
             self._only(args, {"resumptionToken"})
@@ -345,23 +480,45 @@ class OaiRepository:
             raise OaiError("idDoesNotExist", f"no record {identifier}")
         return paper
 
-    def _matches(self, query: _Query) -> list[int]:
-        """Indexes (into the sorted index) of the records a query selects; a few cached."""
-        key = (query.from_, query.until, query.set_spec)
+    def _cached(self, key: tuple, make) -> tuple[list[int], list[str]]:
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:
                 self._cache.move_to_end(key)
                 return hit
-        lo = bisect.bisect_left(self._stamps, query.from_) if query.from_ else 0
-        hi = bisect.bisect_right(self._stamps, query.until) if query.until else len(self._stamps)
-        spec = query.set_spec
-        found = list(range(lo, hi)) if spec is None else [i for i in range(lo, hi) if spec in self._sets[i]]
+        found = make()
         with self._lock:  # the server answers requests on several threads
             self._cache[key] = found
             while len(self._cache) > 8:
                 self._cache.popitem(last=False)
         return found
+
+    def _selection(self, until: str, spec: str | None) -> tuple[list[int], list[str]]:
+        """Current order: the indexes of a set's records dated up to ``until``, and their datestamps
+        (ascending, so ``from`` is a bisect: each page costs a slice, not a scan)."""
+
+        def make():
+            hi = bisect.bisect_right(self._stamps, until)
+            found = list(range(hi)) if spec is None else [i for i in range(hi) if spec in self._sets[i]]
+            return found, [self._stamps[i] for i in found]
+
+        return self._cached(("current", until, spec), make)
+
+    def _matches(self, query: _Query) -> list[int]:
+        """Legacy order (identifiers): the indexes of the records a query selects; a few cached."""
+
+        def make():
+            lo, hi, spec = query.from_, query.until, query.set_spec
+            found = [
+                i
+                for i, day in enumerate(self._stamps)
+                if (lo is None or day >= lo)
+                and (hi is None or day <= hi)
+                and (spec is None or spec in self._sets[i])
+            ]
+            return found, []
+
+        return self._cached(("legacy", query.from_, query.until, query.set_spec), make)[0]
 
     def _make_token(self, query: _Query, cursor: int) -> str:
         payload = json.dumps(
@@ -398,7 +555,7 @@ class OaiRepository:
         record = parent if header_only else ET.SubElement(parent, f"{{{OAI}}}record")
         header = ET.SubElement(record, f"{{{OAI}}}header")
         ET.SubElement(header, f"{{{OAI}}}identifier").text = ID_PREFIX + paper.arxiv_id
-        ET.SubElement(header, f"{{{OAI}}}datestamp").text = paper.modified
+        ET.SubElement(header, f"{{{OAI}}}datestamp").text = self._stamp_of[paper.arxiv_id]
         for spec in dict.fromkeys(category_spec(c) for c in paper.categories):
             ET.SubElement(header, f"{{{OAI}}}setSpec").text = spec
         if header_only:

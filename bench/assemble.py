@@ -79,7 +79,18 @@ def _build_store(work: Path, papers: int) -> tuple[Path, str]:
             "--categories",
             "",
         ]
-        args += ["--arxiv-url", server.url, "--delay", "0", "--db", str(db), "--cache", str(work / "cache")]
+        args += [
+            "--arxiv-url",
+            server.url,
+            "--oai-url",
+            server.oai_url,
+            "--delay",
+            "0",
+            "--db",
+            str(db),
+            "--cache",
+            str(work / "cache"),
+        ]
         args += ["--out", str(work / "first"), "--tasks", "1"]
         result = CliRunner().invoke(main, args, catch_exceptions=False)
     print(result.output.strip())

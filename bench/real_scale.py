@@ -154,6 +154,8 @@ def main() -> None:
             SINCE,
             "--arxiv-url",
             ax.url,
+            "--oai-url",
+            ax.oai_url,
         ]
         if args.index == "s2":
             base += ["--s2-url", s2.url]

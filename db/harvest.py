@@ -5,8 +5,9 @@ harvested; roles and version pins are computed from these rows, never from memor
 run loses nothing that was committed and a refresh only adds what changed.
 
 ``harvest_state`` holds one row per harvest: for OAI-PMH one per (endpoint, set, prefix), with
-the resumption token and cursor of the next page, the datestamp of the last committed record
-(the fallback ``from`` when a token has expired), the span already covered and up to which
+the resumption token (and its expirationDate) and cursor of the next page, the datestamp of the
+last committed record and whether the records so far came in datestamp order (together, the
+fallback ``from`` when a token has expired), the span already covered and up to which
 datestamp (``harvested_through``, the next refresh's ``from``); for the API one per window query,
 with the ``start`` of the next page. Every page's records and its state change share one commit.
 """
@@ -46,15 +47,23 @@ class HarvestState(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("endpoint", "set_spec", "prefix"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    endpoint: str = Field(description="OAI base URL (…/oai2) or API query URL (…/api/query)")
+    endpoint: str = Field(description="OAI-PMH endpoint (…/oai) or API query URL (…/api/query)")
     set_spec: str = Field(default="", description="OAI set (cs, math, …) or, for the API, the query")
     prefix: str = Field(default="arXivRaw", description="metadataPrefix, or 'api'")
     from_date: str | None = Field(default=None, description="from of the harvest in progress / last one")
     until_date: str | None = None
     token: str | None = Field(default=None, description="resumption token of the next page (OAI)")
+    token_expires: str | None = Field(
+        default=None, description="the token's expirationDate (OAI); a stored token past it is not used"
+    )
     cursor: int = Field(default=0, description="records before the next page (OAI cursor, API start)")
     complete_list_size: int | None = None
     last_datestamp: str | None = Field(default=None, description="datestamp of the last committed record")
+    datestamp_order: bool = Field(
+        default=True,
+        description="OAI: every record of this harvest so far came in datestamp order (arXiv's current "
+        "server); false for identifier order (the legacy server): a lost token then restarts from from_date",
+    )
     covered_from: str | None = Field(default=None, description="earliest from of a finished harvest")
     harvested_through: str | None = Field(default=None, description="newest datestamp harvested")
     completed: bool = False

@@ -1,10 +1,12 @@
 """The ingest stage: metadata -> roles by date -> version-pinned PDFs, into the store.
 
-From arXiv (or a server speaking its protocols, ``--arxiv-url``):
+From arXiv (or servers speaking its protocols, ``--arxiv-url`` for the API and PDFs, ``--oai-url``
+for OAI-PMH):
 
 1. metadata is harvested into ``arxiv_record``, one committed page at a time: by default with
-   OAI-PMH (arXivRaw, every version with its date; ``harvest.oai``), incrementally after the
-   first run; with ``--metadata api`` through the API within its limits (``harvest.api``);
+   OAI-PMH (arXivRaw, every version with its date; ``harvest.oai``) from the endpoint's
+   ``Identify``-checked repository, incrementally after the first run; with ``--metadata api``
+   through the API within its limits (``harvest.api``);
 2. roles and version pins are computed from the stored records, batch by batch (``plan.roles``);
 3. the plan (``plan.pdf_plan``) decides which PDFs to fetch: citers of keys chosen through a citation index,
    controls and sampled distractors, or a stratified sample of the pool without an index, under
@@ -46,7 +48,7 @@ from reflong.ingest.catalog.source import LocalSource, Source
 from reflong.ingest.download import FetchOutcome, cache_name, download
 from reflong.ingest.harvest.api import harvest_window, lookup_versions
 from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, PoliteArxivClient
-from reflong.ingest.harvest.oai import harvest_set, sets_for
+from reflong.ingest.harvest.oai import DEFAULT_OAI_URL, clamp_from, harvest_set, identify, sets_for
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
 from reflong.ingest.paper_rows import meta_from_row, paper_columns
@@ -70,7 +72,8 @@ class IngestSettings:
     categories: tuple[str, ...] = DEFAULT_CATEGORIES  # empty: no category filter
     max_papers: int | None = None  # per window
     cache_dir: Path = Path("reflong-cache")
-    arxiv_url: str = DEFAULT_ARXIV_URL
+    arxiv_url: str = DEFAULT_ARXIV_URL  # the API and PDFs
+    oai_url: str = DEFAULT_OAI_URL  # the OAI-PMH endpoint (arXiv's documented one)
     source_dir: Path | None = None  # a local catalog instead of arXiv
     net: NetPolicy = field(default_factory=NetPolicy)
     metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
@@ -310,8 +313,9 @@ def _run_arxiv(
         parse_month(settings.since), settings.seed_months, settings.pool_months, settings.distractor_months
     )
     base_url = settings.arxiv_url.rstrip("/")
-    route = "OAI-PMH" if settings.metadata == "oai" else "API"
-    summary = IngestSummary(window=build.label, source=f"{base_url} ({route})")
+    oai_url = settings.oai_url.rstrip("/")
+    source = f"{oai_url} (OAI-PMH)" if settings.metadata == "oai" else f"{base_url} (API)"
+    summary = IngestSummary(window=build.label, source=source)
     conn = ArxivConnection(settings.net)
     categories = list(settings.categories)
     cache_dir = Path(settings.cache_dir).resolve()
@@ -321,9 +325,10 @@ def _run_arxiv(
                 page_done = page_counter(bar, "records")
                 client = PoliteArxivClient(base_url, conn=conn, page_size=settings.api_page_size)
                 if settings.metadata == "oai":
-                    needed_from = min(w.start for w in build.windows()).isoformat()
+                    repository = identify(conn, oai_url)
+                    needed_from = clamp_from(min(w.start for w in build.windows()).isoformat(), repository)
                     for set_spec in sets_for(categories):
-                        harvest_set(session, conn, base_url, set_spec, needed_from, page_done)
+                        harvest_set(session, conn, oai_url, set_spec, needed_from, page_done)
                 else:
                     for window in build.windows():
                         harvest_window(

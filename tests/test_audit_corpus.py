@@ -54,7 +54,7 @@ def real_build(tmp_path_factory, corpus_dir):
     db, out = work / "store.db", work / "out"
     with ArxivServer(corpus_dir) as server:
         _ok(
-            ["paper", *ARGS, "--db", str(db), "--cache", str(work / "cache"), "--arxiv-url", server.url,
+            ["paper", *ARGS, "--db", str(db), "--cache", str(work / "cache"), "--arxiv-url", server.url, "--oai-url", server.oai_url,
              "--delay", "0", "--seeds", str(corpus_dir / "seeds.jsonl"), "--out", str(out)]
         )  # fmt: skip
     return db, out

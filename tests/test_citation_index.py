@@ -176,7 +176,7 @@ def _paper(world: Path, root: Path, *extra: str, db: str = "store.db"):
     with ArxivServer(world) as ax, S2Server(world, shared_limit=1000, shared_window=1) as s2:
         args = [
             "paper", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
-            "--arxiv-url", ax.url, "--s2-url", s2.url, "--delay", "0", "--index-delay", "0",
+            "--arxiv-url", ax.url, "--oai-url", ax.oai_url, "--s2-url", s2.url, "--delay", "0", "--index-delay", "0",
             "--db", str(root / db), "--cache", str(root / "cache"), "--out", str(root / "out"),
             "--keys", "8", "--citers-per-key", "5", "--distractors", "20", "--controls", "5", *extra,
         ]  # fmt: skip
@@ -255,7 +255,7 @@ def test_without_an_index_the_pool_is_a_stratified_sample_not_the_first_by_date(
     with ArxivServer(world) as ax:
         args = [
             "ingest", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
-            "--arxiv-url", ax.url, "--delay", "0", "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c"),
+            "--arxiv-url", ax.url, "--oai-url", ax.oai_url, "--delay", "0", "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c"),
             "--citation-index", "none", "--distractors", "10", "--max-pdfs", "30", "--dry-run",
         ]  # fmt: skip
         out = CliRunner().invoke(main, args)
@@ -283,7 +283,7 @@ def test_an_unreachable_index_falls_back_to_sampling_and_says_so(world, tmp_path
     with ArxivServer(world) as ax:
         args = [
             "ingest", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
-            "--arxiv-url", ax.url, "--delay", "0", "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c"),
+            "--arxiv-url", ax.url, "--oai-url", ax.oai_url, "--delay", "0", "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c"),
             "--s2-url", "http://127.0.0.1:9", "--index-delay", "0", "--retries", "0", "--dry-run",
         ]  # fmt: skip
         out = CliRunner().invoke(main, args)

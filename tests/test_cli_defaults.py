@@ -43,6 +43,7 @@ INGEST = {
     "max_papers": (IngestSettings, "max_papers"),
     "cache_dir": (IngestSettings, "cache_dir"),
     "arxiv_url": (IngestSettings, "arxiv_url"),
+    "oai_url": (IngestSettings, "oai_url"),
     "source_dir": (IngestSettings, "source_dir"),
     "metadata": (IngestSettings, "metadata"),
     "api_result_cap": (IngestSettings, "api_result_cap"),

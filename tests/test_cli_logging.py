@@ -15,7 +15,7 @@ from reflong.servers.arxiv_server import ArxivServer, FaultPlan
 def _ingest(corpus_dir, tmp_path, *top: str):
     with ArxivServer(corpus_dir, faults=FaultPlan.parse(["oai:1:503"])) as srv:
         args = ["ingest", "--since", "2022-04", "--categories", "cs.CL", "--max-papers", "1",
-                "--arxiv-url", srv.url, "--delay", "0", "--db", str(tmp_path / f"s{len(top)}.db"),
+                "--arxiv-url", srv.url, "--oai-url", srv.oai_url, "--delay", "0", "--db", str(tmp_path / f"s{len(top)}.db"),
                 "--cache", str(tmp_path / "cache")]  # fmt: skip
         return CliRunner().invoke(main, [*top, *args])
 

@@ -126,7 +126,7 @@ def test_oai_harvest_stores_roles_and_pinned_versions(catalog, tmp_path):
     root, papers = catalog
     expected = _expected_roles(papers)
     with ArxivServer(root, oai_page_size=10) as srv:
-        line = _ingest(["--arxiv-url", srv.url], tmp_path / "a.db")
+        line = _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], tmp_path / "a.db")
         requests = srv.stats.snapshot()["by_kind"]
     assert _roles(tmp_path / "a.db") == expected
     assert "(OAI-PMH)" in line and "withdrawn" in line
@@ -138,7 +138,7 @@ def test_oai_harvest_stores_roles_and_pinned_versions(catalog, tmp_path):
     # v3 of a revised distractor is after the seed window: pinned at v2, from arXivRaw alone
     assert any(role == "distractor" and v == 2 for role, v in expected.values())
     in_cs = [p for p in papers if any(c.split(".")[0] == "cs" for c in p["categories"])]
-    assert requests == {"oai": -(-len(in_cs) // 10)}  # every page once, no API look-up, no PDF
+    assert requests == {"oai": 1 + -(-len(in_cs) // 10)}  # Identify, every page once, no API, no PDF
     # the local reader of the same catalog gives the same roles and pins
     out = CliRunner().invoke(
         main, ["ingest", *SINCE, "--source", str(root), *FAST, "--db", str(tmp_path / "s.db")]
@@ -148,22 +148,24 @@ def test_oai_harvest_stores_roles_and_pinned_versions(catalog, tmp_path):
 
 
 def _oai_queries(srv) -> list[dict]:
+    """The ListRecords requests the server saw (Identify, asked first by every run, left out)."""
     return [
-        {k: v[-1] for k, v in parse_qs(urlsplit(path).query).items()}
+        query
         for _t, kind, path, *_ in srv.faults.log
         if kind == "oai"
+        and (query := {k: v[-1] for k, v in parse_qs(urlsplit(path).query).items()})["verb"] == "ListRecords"
     ]
 
 
 def _cmd(url: str, db, *extra: str) -> list[str]:
     return [sys.executable, "-c", "from reflong.cli import main; main()", "ingest", *SINCE, *FAST,
-            "--arxiv-url", url, "--db", str(db), *extra]  # fmt: skip
+            "--arxiv-url", url, "--oai-url", f"{url}/oai", "--db", str(db), *extra]  # fmt: skip
 
 
 def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
     root, _ = catalog
     with ArxivServer(root, oai_page_size=4) as srv:
-        _ingest(["--arxiv-url", srv.url], tmp_path / "whole.db")
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], tmp_path / "whole.db")
         pages = len(_oai_queries(srv))
         srv.faults.log.clear()
         db = tmp_path / "killed.db"
@@ -183,7 +185,7 @@ def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
         token, done = con.execute("select token, pages from harvest_state").fetchone()
         con.close()
         assert token and done >= len(asked_before) - 1  # at most the page in flight was lost
-        _ingest(["--arxiv-url", srv.url], db)
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], db)
         asked = _oai_queries(srv)
     assert asked[len(asked_before)] == {"verb": "ListRecords", "resumptionToken": token}
     tokens = [q.get("resumptionToken") for q in asked]
@@ -196,14 +198,14 @@ def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
 def test_expired_token_falls_back_to_the_last_committed_datestamp(catalog, tmp_path):
     root, _ = catalog
     with ArxivServer(root, oai_page_size=10) as srv:
-        _ingest(["--arxiv-url", srv.url], tmp_path / "whole.db")
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], tmp_path / "whole.db")
         srv.faults.log.clear()
         srv.faults.counts["oai"] = 0
-        srv.faults.add("oai:4:expire")  # the 4th request's token has expired (badResumptionToken)
+        srv.faults.add("oai:5:expire")  # Identify, 3 pages, then page 4's token: badResumptionToken
         db = tmp_path / "a.db"
-        _ingest(["--arxiv-url", srv.url], db)
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], db)
         asked = _oai_queries(srv)
-    con = sqlite3.connect(tmp_path / "whole.db")  # pages are in (datestamp, id) order, 10 a page
+    con = sqlite3.connect(tmp_path / "whole.db")  # pages are in datestamp order, 10 a page
     page3_last = con.execute(
         "select datestamp from arxiv_record order by datestamp, arxiv_id limit 1 offset 29"
     )
@@ -220,7 +222,7 @@ def test_refresh_asks_only_from_the_last_datestamp_and_keeps_pins(tmp_path):
     write_catalog(root, until="2024-09-30")
     db = tmp_path / "a.db"
     with ArxivServer(root, oai_page_size=10) as srv:
-        _ingest(["--arxiv-url", srv.url], db)
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], db)
         port = srv._httpd.server_address[1]
     con = sqlite3.connect(db)
     through = con.execute("select harvested_through from harvest_state").fetchone()[0]
@@ -238,7 +240,7 @@ def test_refresh_asks_only_from_the_last_datestamp_and_keeps_pins(tmp_path):
     (root / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in grown), encoding="utf-8")
     new_or_changed = [p for p in grown if max(v["published"] for v in p["versions"]) >= through]
     with ArxivServer(root, port=port, oai_page_size=10) as srv:  # the same endpoint, a month later
-        _ingest(["--arxiv-url", srv.url], db)
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], db)
         asked = _oai_queries(srv)
     assert asked[0]["from"] == through
     in_cs = [p for p in new_or_changed if any(c.startswith("cs.") for c in p["categories"])]
@@ -288,11 +290,11 @@ def test_503_spell_backs_off_then_stops_resumably(catalog, tmp_path):
     root, _ = catalog
     db = tmp_path / "a.db"
     with ArxivServer(root, oai_page_size=10, retry_after=0.2) as srv:
-        srv.faults.add("oai:3:503")  # a short spell: retried after Retry-After
-        for n in range(5, 9):
+        srv.faults.add("oai:4:503")  # after Identify and 2 pages, a short spell: retried after Retry-After
+        for n in range(6, 10):
             srv.faults.add(f"oai:{n}:503")  # a long one: 4 tries (--retries 3) all answered 503
         out = subprocess.run(_cmd(srv.url, db, "--retries", "3"), capture_output=True, text=True, timeout=60)
-        log = [(t, q) for t, kind, q, *_ in srv.faults.log if kind == "oai"]
+        log = [(t, q) for t, kind, q, *_ in srv.faults.log if kind == "oai" and "verb=ListRecords" in q]
         assert out.returncode == 1
         errors = [ln for ln in out.stderr.splitlines() if ln.startswith("Error:")]
         assert len(errors) == 1 and "HTTP 503" in errors[0] and "rerun the same command later" in errors[0]
@@ -303,6 +305,6 @@ def test_503_spell_backs_off_then_stops_resumably(catalog, tmp_path):
         con.close()
         assert committed == 3  # pages 1, 2 (3 after its retry) were stored before the stop
         srv.faults.clear()
-        _ingest(["--arxiv-url", srv.url], db)
+        _ingest(["--arxiv-url", srv.url, "--oai-url", srv.oai_url], db)
         resumed = _oai_queries(srv)[len(log) :]
     assert "resumptionToken" in resumed[0]  # went on from the stored token, not from the start

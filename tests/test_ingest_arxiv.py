@@ -99,7 +99,18 @@ def both_ingests(server, corpus_dir, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("both")
     pdf_before = server.faults.counts["pdf"]
     via_server = _ingest(
-        ["--since", SINCE, "--arxiv-url", server.url, "--db", str(tmp / "a.db"), "--cache", str(tmp / "ca")]
+        [
+            "--since",
+            SINCE,
+            "--arxiv-url",
+            server.url,
+            "--oai-url",
+            server.oai_url,
+            "--db",
+            str(tmp / "a.db"),
+            "--cache",
+            str(tmp / "ca"),
+        ]
     )
     pdf_requests = server.faults.counts["pdf"] - pdf_before
     via_source = _ingest(
@@ -163,7 +174,18 @@ def test_rerun_downloads_nothing_and_adds_no_rows(both_ingests, server):
     before = _tables(tmp / "a.db")
     api_before, pdf_before = server.faults.counts["api"], server.faults.counts["pdf"]
     rerun = _ingest(
-        ["--since", SINCE, "--arxiv-url", server.url, "--db", str(tmp / "a.db"), "--cache", str(tmp / "ca")]
+        [
+            "--since",
+            SINCE,
+            "--arxiv-url",
+            server.url,
+            "--oai-url",
+            server.oai_url,
+            "--db",
+            str(tmp / "a.db"),
+            "--cache",
+            str(tmp / "ca"),
+        ]
     )
     assert "PDFs fetched 0, cached 8, failed 4" in rerun["line"]
     assert _tables(tmp / "a.db") == before
@@ -206,7 +228,17 @@ def test_arxiv_without_since_is_a_usage_error(tmp_path):
 def test_max_papers_caps_each_window_the_same_way_on_both_paths(server, corpus_dir, tmp_path):
     common = ["--since", SINCE, "--max-papers", "2"]
     _ingest(
-        [*common, "--arxiv-url", server.url, "--db", str(tmp_path / "a.db"), "--cache", str(tmp_path / "c")]
+        [
+            *common,
+            "--arxiv-url",
+            server.url,
+            "--oai-url",
+            server.oai_url,
+            "--db",
+            str(tmp_path / "a.db"),
+            "--cache",
+            str(tmp_path / "c"),
+        ]
     )
     _ingest(
         [*common, "--source", str(corpus_dir), "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "c")]

@@ -125,6 +125,7 @@ def _settings(tmp_path, server, **kw) -> IngestSettings:
         distractor_months=0,
         cache_dir=tmp_path / "cache",
         arxiv_url=server.url,
+        oai_url=server.oai_url,
         net=kw.pop("net", POLICY),
         **kw,
     )
@@ -184,6 +185,7 @@ def test_killed_download_leaves_no_partial_pdf_and_rerun_completes(server, tmp_p
         "--pool-months=1",
         "--distractor-months=0",
         f"--arxiv-url={server.url}",
+        f"--oai-url={server.oai_url}",
         f"--db={db_path}",
         f"--cache={cache}",
         "--delay=0.01",
@@ -236,6 +238,8 @@ def test_unreachable_arxiv_is_one_line_through_the_cli(tmp_path):
     cmd += [
         "--arxiv-url",
         f"http://127.0.0.1:{port}",
+        "--oai-url",
+        f"http://127.0.0.1:{port}/oai",
         "--db",
         str(tmp_path / "x.db"),
         "--cache",
@@ -249,11 +253,12 @@ def test_unreachable_arxiv_is_one_line_through_the_cli(tmp_path):
     *retries, error = out.stderr.splitlines()
     assert [r for r in retries if r.startswith("warning:")] == [
         f"warning: oai request failed (connection failed (Connection refused)); retry 1 of 3 in 1.0 s: "
-        f"http://127.0.0.1:{port}/oai2"
+        f"http://127.0.0.1:{port}/oai"
     ]
     assert error == (
         f"Error: cannot reach arXiv at 127.0.0.1:{port} (Connection refused); check the network "
-        "connection or proxy, or use --arxiv-url URL for a mirror or --source DIR for a local catalog"
+        "connection or proxy, or use --oai-url URL for another OAI-PMH endpoint or --source DIR for a "
+        "local catalog"
     )
     quiet = subprocess.run([*cmd[:3], "-q", *cmd[3:]], capture_output=True, text=True, timeout=60)
     assert quiet.returncode == 1 and quiet.stderr == error + "\n"

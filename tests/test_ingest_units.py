@@ -279,6 +279,7 @@ def test_versions_catalog_distractor_read_at_explicit_older_version(tmp_path, co
                 cache_dir=tmp_path / f"cache-{name}",
                 net=NetPolicy(delay=0.01),
                 arxiv_url=srv.url,
+                oai_url=srv.oai_url,
                 source_dir=cat if name == "local" else None,
             )
             summary = run_ingest(open_store(db), settings)

@@ -179,7 +179,7 @@ def _paper(world: Path, root: Path, index: str, *extra: str) -> tuple[str, dict]
     ):
         args = [
             "paper", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
-            "--arxiv-url", ax.url, "--s2-url", s2.url, "--openalex-url", oa.url, "--openalex-mailto", "t@example.org",
+            "--arxiv-url", ax.url, "--oai-url", ax.oai_url, "--s2-url", s2.url, "--openalex-url", oa.url, "--openalex-mailto", "t@example.org",
             "--citation-index", index, "--delay", "0", "--index-delay", "0",
             "--db", str(root / "store.db"), "--cache", str(root / "cache"), "--out", str(root / "out"),
             "--keys", "8", "--citers-per-key", "5", "--distractors", "20", "--controls", "5", *extra,

@@ -47,7 +47,7 @@ def built(tmp_path_factory, corpus_dir):
     with ArxivServer(corpus_dir) as server:
         result = CliRunner().invoke(
             main,
-            ["paper", *ARGS, "--db", str(db), "--cache", str(work / "cache"), "--arxiv-url", server.url,
+            ["paper", *ARGS, "--db", str(db), "--cache", str(work / "cache"), "--arxiv-url", server.url, "--oai-url", server.oai_url,
              "--delay", "0", "--seeds", str(seeds), "--out", str(out)],
         )  # fmt: skip
     assert result.exit_code == 0, result.output

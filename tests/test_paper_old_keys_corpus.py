@@ -32,7 +32,7 @@ def built(tmp_path_factory, corpus_dir):
         result = CliRunner().invoke(
             main,
             ["paper", *ARGS, "--db", str(tmp_path / "store.db"), "--cache", str(tmp_path / "cache"),
-             "--arxiv-url", server.url, "--delay", "0", "--seeds", str(corpus_dir / "seeds.jsonl"),
+             "--arxiv-url", server.url, "--oai-url", server.oai_url, "--delay", "0", "--seeds", str(corpus_dir / "seeds.jsonl"),
              "--out", str(out)],
         )  # fmt: skip
     assert result.exit_code == 0, result.output

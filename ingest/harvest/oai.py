@@ -1,8 +1,18 @@
 """Bulk metadata the way arXiv asks for it: OAI-PMH ``ListRecords``, arXivRaw, one committed page at a time.
 
-arXiv's OAI-PMH help page names ``/oai2`` as the route for bulk metadata, with ``arXivRaw``
-carrying every version and its date; its datestamps are last-modification days, so a harvest
-``from`` a day is a superset of what changed since (new papers, new versions, withdrawals).
+arXiv's documented OAI-PMH endpoint is https://oaipmh.arxiv.org/oai (``--oai-url``; its own
+setting, apart from ``--arxiv-url``, which serves the API and PDFs). Its server is
+github.com/arXiv/oaipmh: the route is ``/oai`` only (``requests/routes.py``), so the legacy
+``/oai2`` path appended to a base URL does not reach it. ``arXivRaw`` carries every version and its
+date; datestamps are last-modification days, so a harvest ``from`` a day is a superset of what
+changed since (new papers, new versions, withdrawals).
+
+Before harvesting, ``identify`` asks ``verb=Identify``: an answer that is not OAI-PMH, or a
+repository that is not arXiv's, stops the run in one line naming ``--oai-url``. Its
+``earliestDatestamp`` (2005-09-16 at arXiv: ``data/oai_config.py``) bounds ``from``: arXiv's
+server answers a ``from`` before it with ``badArgument`` ("start date too early",
+``requests/data_queries.py``), so a window that starts earlier is harvested from that day
+(``clamp_from``; no record has an earlier datestamp, so nothing is lost).
 
 The protocol client is ``oaipmh-scythe`` (request building, OAI error codes as exceptions,
 ``resumptionToken`` paging). Its HTTP layer is its own ``httpx2`` client with its own retry loop;
@@ -16,10 +26,25 @@ request, including the ones scythe makes inside its iterator.
 
 Paging is driven page by page (scythe's ``OAIResponseIterator``): each page's records and the
 next token are committed together before the next page is asked for. A killed harvest resumes
-from the stored token; an expired one (``badResumptionToken``) falls back to ``from`` = the
-datestamp of the last committed record; a finished page is never asked for again. That fallback
-assumes records come in datestamp order (the stand-in orders by datestamp, id); if a server did
-not, records of earlier datestamps on later pages could be missed until the next full harvest.
+from the stored token, unless the token is past its ``expirationDate``. A token that cannot be
+used (refused as ``badResumptionToken``, or expired) falls back to a new list ``from`` a day
+(``fallback_from``), and which day depends on the order the server lists records in:
+
+- arXiv's current server lists them in (modification time, id) order, so datestamps never go
+  down along a list, but within a day the ids are not in order (a day's records are split across
+  pages by modification time; each page shows its share sorted by id). Restarting "after the last
+  id" would skip records; restarting ``from`` the datestamp of the last committed record (``from``
+  is inclusive) asks that day again whole, and every later day: nothing is lost, and what is
+  asked again is stored again unchanged (rows are upserted by id).
+- the legacy export.arxiv.org/oai2 listed records in identifier order, with datestamps going up
+  and down; there, records of any datestamp may still be ahead, so the only safe restart is the
+  harvest's own ``from``.
+
+Which order the server uses is read from the records themselves: ``harvest_state.datestamp_order``
+stays true while every committed record's datestamp is no earlier than the one before it. arXiv's
+current tokens never expire on the server (they hold the query and a skip count, and the server
+checks only their form), but the skip count is only right while the list does not change, which is
+why a stored token past its ``expirationDate`` (the next UTC midnight) is not used on a rerun.
 ``from`` is inclusive, so a refresh gets the records of the last harvested day again.
 
 Nothing passes as complete that is not (issue 20): scythe parses with lxml's ``recover=True``, so a
@@ -31,6 +56,8 @@ shorter than its ``completeListSize`` (cursor + records of the last page) is rep
 not a failure: the answer is well formed, there is no token left to retry with, and OAI-PMH lets a
 list change while it is harvested (spec 3.5.1; records modified meanwhile move), so the count alone
 proves no loss. The set is then not marked as covered, so the next run harvests it again whole.
+arXiv's current server sends neither ``cursor`` nor ``completeListSize``: there is nothing to
+compare against, and no warning.
 """
 
 from __future__ import annotations
@@ -39,6 +66,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 
 import httpx2
 import requests
@@ -49,7 +77,7 @@ from oaipmh_scythe.exceptions import BadResumptionToken, NoRecordsMatch, OAIPMHE
 from oaipmh_scythe.iterator import OAIResponseIterator
 from sqlmodel import Session
 
-from reflong.common.errors import NetworkError
+from reflong.common.errors import BlockedError, NetworkError, ServiceBusyError
 from reflong.db.harvest import HarvestState, state_for, touch
 from reflong.db.papers import record_failure
 from reflong.ingest.harvest.arxivraw import parse_page
@@ -79,8 +107,8 @@ def sets_for(categories: list[str] | tuple[str, ...]) -> list[str]:
     return sorted({set_for(c) for c in categories if c.strip()}) or [""]
 
 
-def oai_endpoint(base_url: str) -> str:
-    return base_url.rstrip("/") + "/oai2"
+MAX_TOKEN_REFUSALS = 3  # badResumptionToken answers one harvest falls back from before it stops
+DEFAULT_OAI_URL = "https://oaipmh.arxiv.org/oai"  # arXiv's documented endpoint (oai_config.py BASE_URL)
 
 
 class PoliteScythe(Scythe):
@@ -96,7 +124,8 @@ class PoliteScythe(Scythe):
         self.conn = conn
 
     def _request(self, query: dict[str, str]) -> httpx2.Response:
-        resp = self.conn.get(self.endpoint, "oai", params=query, check=page_problem)
+        with _oai_errors():
+            resp = self.conn.get(self.endpoint, "oai", params=query, check=page_problem)
         return httpx2.Response(
             resp.status_code,
             headers={"content-type": resp.headers.get("Content-Type", "text/xml")},
@@ -122,6 +151,137 @@ def page_problem(resp: requests.Response) -> str | None:
     return None
 
 
+_NS = "{http://www.openarchives.org/OAI/2.0/}"
+
+
+@dataclass(frozen=True)
+class Repository:
+    """What an OAI-PMH endpoint says of itself (``verb=Identify``)."""
+
+    name: str
+    base_url: str
+    earliest: str  # earliestDatestamp, as a day (YYYY-MM-DD)
+    granularity: str
+
+
+def _oai_flag(exc: NetworkError) -> NetworkError:
+    """The shared connection's one-line errors name ``--arxiv-url``; for OAI requests the setting
+    to check is ``--oai-url``."""
+    if isinstance(exc, (BlockedError, ServiceBusyError)):
+        return exc
+    message = str(exc).replace("--arxiv-url URL for a mirror", "--oai-url URL for another OAI-PMH endpoint")
+    return NetworkError(message.replace("check --arxiv-url and --categories", "check --oai-url"))
+
+
+@contextlib.contextmanager
+def _oai_errors():
+    try:
+        yield
+    except NetworkError as exc:
+        raise _oai_flag(exc) from None
+
+
+def identify(conn: ArxivConnection, endpoint: str) -> Repository:
+    """Ask ``endpoint`` who it is; one clear line (``NetworkError``) when it is not arXiv's OAI-PMH.
+
+    Refused: an answer that is not an OAI-PMH document (a web page, a 404: a wrong URL, or the
+    legacy ``/oai2`` path on arXiv's current server, which serves ``/oai`` only), an OAI-PMH error
+    instead of ``Identify``, an ``Identify`` without ``earliestDatestamp``, and a repository whose
+    ``repositoryName`` does not name arXiv (arXiv's says "arXiv": ``templates/identify.xml``).
+    """
+    with _oai_errors():
+        resp = conn.get(endpoint, "oai", params={"verb": "Identify"})
+    problem = page_problem(resp)
+    if problem is not None:
+        raise NetworkError(
+            f"{endpoint} is not an OAI-PMH endpoint ({problem}); check --oai-url "
+            f"(arXiv's is {DEFAULT_OAI_URL})"
+        )
+    root = etree.fromstring(resp.content, _STRICT)
+    error = root.find(f"{_NS}error")
+    ident = root.find(f"{_NS}Identify")
+    if ident is None:
+        said = (
+            f"error {error.get('code')}: {(error.text or '').strip()}" if error is not None else "no Identify"
+        )
+        raise NetworkError(
+            f"{endpoint} did not answer Identify as an OAI-PMH repository does ({said}); check --oai-url "
+            f"(arXiv's is {DEFAULT_OAI_URL})"
+        )
+    name = (ident.findtext(f"{_NS}repositoryName") or "").strip()
+    earliest = (ident.findtext(f"{_NS}earliestDatestamp") or "").strip()[:10]
+    if "arxiv" not in name.lower():
+        raise NetworkError(
+            f"{endpoint} is an OAI-PMH repository, but not arXiv's (it calls itself {name or 'nothing'!r}); "
+            f"check --oai-url (arXiv's is {DEFAULT_OAI_URL})"
+        )
+    try:
+        date.fromisoformat(earliest)
+    except ValueError:
+        raise NetworkError(
+            f"{endpoint} gave no usable earliestDatestamp ({earliest or 'none'!r}) in its Identify answer; "
+            "check --oai-url"
+        ) from None
+    return Repository(
+        name=name,
+        base_url=(ident.findtext(f"{_NS}baseURL") or "").strip(),
+        earliest=earliest,
+        granularity=(ident.findtext(f"{_NS}granularity") or "").strip(),
+    )
+
+
+def clamp_from(needed_from: str, repo: Repository) -> str:
+    """``needed_from``, or the repository's earliest datestamp when the window starts before it.
+
+    arXiv refuses an earlier ``from`` (``badArgument``); no record has an earlier datestamp, so
+    the clamped harvest holds every record the window's would.
+    """
+    if needed_from >= repo.earliest:
+        return needed_from
+    log.info(
+        "OAI-PMH: the windows start %s, before the repository's earliest datestamp %s (Identify); "
+        "harvesting from %s, which holds every record",
+        needed_from, repo.earliest, repo.earliest,
+    )  # fmt: skip
+    return repo.earliest
+
+
+def fallback_from(state: HarvestState) -> str | None:
+    """Where a harvest whose token cannot be used starts a new list (module docstring): the last
+    committed datestamp when the records so far came in datestamp order, else the harvest's own
+    ``from``."""
+    if state.datestamp_order and state.last_datestamp:
+        return state.last_datestamp
+    return state.from_date
+
+
+def datestamp_order(previous: str | None, datestamps: list[str | None]) -> tuple[bool, str | None]:
+    """(whether ``datestamps`` never go down, starting after ``previous``; the last of them).
+
+    True along a list of arXiv's current server (pages in modification-time order); false soon
+    along one of the legacy server (identifier order, tests/data/real/export_arxiv_oai2)."""
+    ordered = True
+    for day in datestamps:
+        if day:
+            if previous is not None and day < previous:
+                ordered = False
+            previous = day
+    return ordered, previous
+
+
+def token_expired(expires: str | None, now: datetime | None = None) -> bool:
+    """Whether a token's ``expirationDate`` (``YYYY-MM-DDThh:mm:ssZ``) has passed."""
+    if not expires:
+        return False
+    try:
+        when = datetime.fromisoformat(expires.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return (now or datetime.now(timezone.utc)) >= when
+
+
 def _as_int(value) -> int | None:
     try:
         return int(value)
@@ -141,19 +301,21 @@ class HarvestReport:
     short: tuple[int, int] | None = None  # (records seen, completeListSize) of a list that ended early
 
 
-def plan_start(state: HarvestState, needed_from: str) -> tuple[str | None, str | None, bool]:
+def plan_start(
+    state: HarvestState, needed_from: str, now: datetime | None = None
+) -> tuple[str | None, str | None, bool]:
     """(token, from, incremental) for the next harvest of this set.
 
-    - unfinished harvest with a token: go on from the token;
-    - unfinished without one (killed before the second page): from its own ``from`` again,
-      or the last committed datestamp if a page was committed;
+    - unfinished harvest with a token that has not expired: go on from the token;
+    - unfinished without one (killed before the second page, or its token expired): from
+      ``fallback_from`` (the last committed datestamp, or its own ``from``);
     - finished harvest covering ``needed_from``: refresh from ``harvested_through``;
     - otherwise (nothing yet, or an earlier start is needed): a full harvest from ``needed_from``.
     """
     if not state.completed and state.from_date is not None:
-        if state.token:
+        if state.token and not token_expired(state.token_expires, now):
             return state.token, None, False
-        return None, state.last_datestamp or state.from_date, False
+        return None, fallback_from(state), False
     if (
         state.completed
         and state.covered_from
@@ -167,13 +329,15 @@ def plan_start(state: HarvestState, needed_from: str) -> tuple[str | None, str |
 def harvest_set(
     session: Session,
     conn: ArxivConnection,
-    base_url: str,
+    endpoint: str,
     set_spec: str,
     needed_from: str,
     on_page: Callable[[int], None] | None = None,
 ) -> HarvestReport:
-    """Harvest (or resume, or refresh) one set into ``arxiv_record``, committing every page."""
-    endpoint = oai_endpoint(base_url)
+    """Harvest (or resume, or refresh) one set of the OAI-PMH ``endpoint`` into ``arxiv_record``,
+    committing every page. ``needed_from`` is no earlier than the repository's earliest datestamp
+    (``clamp_from``)."""
+    endpoint = endpoint.rstrip("/")
     state = state_for(session, endpoint, set_spec, PREFIX)
     token, from_, incremental = plan_start(state, needed_from)
     report = HarvestReport(
@@ -185,8 +349,16 @@ def harvest_set(
         if not (state.from_date is not None and not state.completed):
             state.from_date = from_
             state.cursor, state.pages, state.records = 0, 0, 0
+            state.last_datestamp, state.datestamp_order = None, True  # a new harvest
+        elif state.token:
+            log.warning(
+                "OAI-PMH: the stored resumption token of set %s expired at %s (its expirationDate); "
+                "harvesting again from=%s (%s)",
+                set_spec or "(all)", state.token_expires, from_, _fallback_reason(state),
+            )  # fmt: skip
+            report.fallback = True
         state.completed = False
-        state.token = None
+        state.token, state.token_expires = None, None
         touch(session, state)
         session.commit()
     scythe = PoliteScythe(endpoint, conn)
@@ -195,6 +367,7 @@ def harvest_set(
     # a list resumed from a stored token is counted from the first cursor it shows.
     seen: int | None = None if token else 0
     expected: int | None = None
+    refusals = 0
     try:
         while True:
             query = (
@@ -225,17 +398,23 @@ def harvest_set(
                 if not token and not state.token:
                     raise NetworkError(
                         f"the OAI-PMH server at {endpoint} refused a harvest that used no token "
-                        "(badResumptionToken); check --arxiv-url"
+                        "(badResumptionToken); check --oai-url"
                     ) from None
-                from_ = state.last_datestamp or state.from_date
+                refusals += 1
+                from_ = fallback_from(state)
+                if refusals > MAX_TOKEN_REFUSALS:
+                    raise NetworkError(
+                        f"the OAI-PMH server at {endpoint} refused {refusals} resumption tokens in one run "
+                        f"(badResumptionToken); the pages so far are stored: rerun later to go on from {from_}"
+                    ) from None
                 log.warning(
-                    "OAI-PMH resumption token expired; falling back to from=%s (last committed datestamp)",
-                    from_,
-                )
+                    "OAI-PMH resumption token refused (expired); falling back to from=%s (%s)",
+                    from_, _fallback_reason(state),
+                )  # fmt: skip
                 report.fallback = True
                 seen, expected = 0, None  # a new list
                 token = None
-                state.token = None
+                state.token, state.token_expires = None, None
                 touch(session, state)
                 session.commit()
     except NoRecordsMatch:
@@ -243,10 +422,10 @@ def harvest_set(
     except OAIPMHException as exc:
         raise NetworkError(
             f"the OAI-PMH server at {endpoint} answered with an error: {type(exc).__name__}: {exc}; "
-            "check --arxiv-url and --categories"
+            "check --oai-url and --categories"
         ) from None
     state.completed = True
-    state.token = None
+    state.token, state.token_expires = None, None
     if expected is not None and seen is not None and seen < expected:
         report.short = (seen, expected)
         log.warning(
@@ -262,6 +441,14 @@ def harvest_set(
     touch(session, state)
     session.commit()
     return report
+
+
+def _fallback_reason(state: HarvestState) -> str:
+    if state.datestamp_order and state.last_datestamp:
+        return "the last committed datestamp: the records came in datestamp order"
+    if state.last_datestamp:
+        return "the harvest's own from: the records came in identifier order, not by datestamp"
+    return "the harvest's own from: no page was committed"
 
 
 def _commit_page(
@@ -289,8 +476,9 @@ def _commit_page(
     if next_token is not None and next_token.complete_list_size:
         with contextlib.suppress(ValueError):
             state.complete_list_size = int(next_token.complete_list_size)
-    if records and records[-1].datestamp:
-        state.last_datestamp = records[-1].datestamp
+    state.token_expires = (next_token.expiration_date or None) if state.token else None
+    ordered, state.last_datestamp = datestamp_order(state.last_datestamp, [r.datestamp for r in records])
+    state.datestamp_order = state.datestamp_order and ordered  # once out of order, identifier order
     touch(session, state)
     session.commit()
     report.pages += 1

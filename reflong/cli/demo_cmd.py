@@ -156,6 +156,7 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
             pool_months=pool_months,
             categories=(),
             arxiv_url=server.url,
+            oai_url=server.oai_url,
             delay=0.0,
             db_path=str(out / "store.db"),
             cache_dir=str(out / "cache"),
@@ -284,7 +285,7 @@ def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
     \b
     Writes OUT/papers.jsonl (local catalog format, no PDFs) and OUT/generator.json. Serve it with
       python -m reflong.servers.arxiv_server --catalog OUT --delay 0
-    (Atom API and OAI-PMH at /oai2, request counts at /_stats).
+    (Atom API, OAI-PMH at /oai as arXiv's current server, request counts at /_stats).
     """
     try:
         summary = write_catalog(Path(out), scale=scale, seed=seed, until=until)

@@ -153,7 +153,15 @@ def _decorators() -> list[Callable]:
             default=default_of(IngestSettings, "arxiv_url"),
             show_default=True,
             callback=_http_url,
-            help="Base URL of an arXiv-compatible endpoint (/oai2, /api/query and /pdf/<id>vN).",
+            help="Base URL of an arXiv-compatible server for the API and PDFs (/api/query, /pdf/<id>vN).",
+        ),
+        click.option(
+            "--oai-url",
+            default=default_of(IngestSettings, "oai_url"),
+            show_default=True,
+            callback=_http_url,
+            help="OAI-PMH endpoint for bulk metadata (arXiv's documented one); checked with Identify "
+            "before harvesting.",
         ),
         click.option(
             "--source",
@@ -274,6 +282,7 @@ def ingest_settings(opts: dict) -> IngestSettings:
         max_papers=opts["max_papers"],
         cache_dir=Path(opts["cache_dir"]),
         arxiv_url=opts["arxiv_url"],
+        oai_url=opts["oai_url"],
         source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
         net=NetPolicy(delay=opts["delay"], timeout=opts["timeout"], retries=opts["retries"]),
         plan=plan_settings(opts),

@@ -219,12 +219,15 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     from reflong.citations.cite_stage import run_cite
     from reflong.citations.index_agreement import run_index_agreement
     from reflong.citations.resolve_stage import run_resolve
+    from reflong.ingest.harvest.oai import DEFAULT_OAI_URL
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
     from reflong.ingest.parse.stage import nothing_parsed, run_parse
     from reflong.ingest.stage import run_ingest
 
     if opts["source_dir"] and opts["arxiv_url"] != DEFAULT_ARXIV_URL:
         raise ReflongError("give --source DIR or --arxiv-url URL, not both")
+    if opts["source_dir"] and opts["oai_url"] != DEFAULT_OAI_URL:
+        raise ReflongError("give --source DIR or --oai-url URL, not both")
     settings = ingest_settings(opts)
     summary = run_ingest(
         engine,

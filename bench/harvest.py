@@ -174,11 +174,11 @@ def _bench(work: Path, quick: bool, result: dict) -> None:
     peak = {}
     with ArxivServer(cats[1]) as srv:
         port = srv._httpd.server_address[1]
-        url = srv.url
+        url, oai = srv.url, srv.oai_url
         # -- the uninterrupted run ---------------------------------------------------------------
         before = srv.stats.snapshot()["by_kind"]
         whole = work / "whole.db"
-        run = run_child([*INGEST, "--arxiv-url", url, "--db", str(whole)])
+        run = run_child([*INGEST, "--arxiv-url", url, "--oai-url", oai, "--db", str(whole)])
         assert run["code"] == 0, f"ingest failed ({run['code']})"
         requests = kind_counts(srv, before)
         pages = requests.get("oai", 0)
@@ -205,14 +205,14 @@ def _bench(work: Path, quick: bool, result: dict) -> None:
             mark = len(srv.faults.log)
             target = max(1, int(pages * fraction))
             killed = run_child(
-                [*INGEST, "--arxiv-url", url, "--db", str(db)],
+                [*INGEST, "--arxiv-url", url, "--oai-url", oai, "--db", str(db)],
                 kill_when=lambda mark=mark, target=target: len(oai_log(srv, mark)) >= target,
             )
             con = sqlite3.connect(db)
             in_flight = con.execute("select token from harvest_state").fetchone()
             con.close()
             asked_before_kill = len(oai_log(srv, mark))
-            rerun = run_child([*INGEST, "--arxiv-url", url, "--db", str(db)])
+            rerun = run_child([*INGEST, "--arxiv-url", url, "--oai-url", oai, "--db", str(db)])
             assert rerun["code"] == 0, rerun["stderr"][-500:]
             tokens = [q.get("resumptionToken") for q in oai_log(srv, mark) if q.get("resumptionToken")]
             repeated = {t for t in tokens if tokens.count(t) > 1}
@@ -272,7 +272,7 @@ def _bench(work: Path, quick: bool, result: dict) -> None:
     through = con.execute("select harvested_through from harvest_state").fetchone()[0]
     con.close()
     with ArxivServer(grown, port=port) as srv:
-        run = run_child([*INGEST, "--arxiv-url", srv.url, "--db", str(refresh_db)])
+        run = run_child([*INGEST, "--arxiv-url", srv.url, "--oai-url", srv.oai_url, "--db", str(refresh_db)])
         assert run["code"] == 0, run["stderr"][-500:]
         refresh_requests = kind_counts(srv, {})
         asked_from = [q.get("from") for q in oai_log(srv) if q.get("from")]
@@ -296,7 +296,9 @@ def _bench(work: Path, quick: bool, result: dict) -> None:
     # -- scale 4: peak RSS must stay flat -----------------------------------------------------------
     if 4 in cats:
         with ArxivServer(cats[4]) as srv:
-            run = run_child([*INGEST, "--arxiv-url", srv.url, "--db", str(work / "x4.db")])
+            run = run_child(
+                [*INGEST, "--arxiv-url", srv.url, "--oai-url", srv.oai_url, "--db", str(work / "x4.db")]
+            )
             assert run["code"] == 0
             req4 = kind_counts(srv, {})
         peak["4x"] = round(run["rss_mb"], 1)

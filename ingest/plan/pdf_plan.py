@@ -8,11 +8,15 @@ across citation bands (``selection.key_order``) and each key's citers are paged 
 keys have at least two arXiv citers inside the pool window; up to ``--citers-per-key`` of those
 (a seeded sample) are fetched per key. Then ``--controls`` pool papers the index links to none of
 the keys (they measure false positives and feed hard negatives) and ``--distractors`` papers of
-the distractor window (at their pinned, pre-seed version). ``--max-pdfs`` caps the sum.
+the distractor window (at their pinned, pre-seed version). ``--max-pdfs`` is a hard cap on the
+sum; what it cuts first to keep a build usable is ``selection.cap_plan``'s order (citers past
+what a task takes, controls, distractors past what the longest task needs, whole keys), and what
+it cut is one warning line.
 
 Without an index (``none``, ``auto`` without a key or URL, or the index host unreachable at the
 first request, which is logged): a seeded sample of the pool window stratified by month and
-primary category, up to the budget left after the distractors.
+primary category, up to the budget left after the distractors (the warning line says so when
+the cap cuts either).
 
 Every answer of the index is cached in the store, so the plan of a rerun asks nothing again, and
 the plan (keys, picks by role) is stored per window for reports and audits.
@@ -36,8 +40,10 @@ from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_reque
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
+    NEGATIVES_FLOOR,
+    TASK_POSITIVES,
+    cap_plan,
     key_order,
-    scale_to_budget,
     seeded_sample,
     stratified_sample,
 )
@@ -105,6 +111,7 @@ class Plan:
     index_rule_gap: float = 1.0  # seconds a request at the index's published rate (S2: 1/s with a key)
     free_gb: float = 0.0
     max_pdfs: int | None = None
+    cut: str | None = None  # what --max-pdfs cut, when it cut anything
 
     def by_role(self) -> dict[str, int]:
         counts = Counter(p.role for p in self.picks)
@@ -232,6 +239,7 @@ def make_plan(
     citer_picks: dict[str, list[str]] = {}
     controls: list[PaperMeta] = []
     samples: list[PaperMeta] = []
+    cut: str | None = None
     if index is not None:
         try:
             plan.index_delay = index.provider.delay
@@ -250,31 +258,49 @@ def make_plan(
     pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
     if index is None:
         # The distractors asked for first (they are few), the pool sample fills the budget left.
+        n_wanted = len(distractors)
         budget = settings.max_pdfs if settings.max_pdfs is not None else len(distractors) + len(by_role[POOL])
         n_distractors = min(len(distractors), budget)
         wanted = {"distractor": n_distractors, "sample": min(len(by_role[POOL]), budget - n_distractors)}
         distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
         samples = stratified_sample(by_role[POOL], wanted["sample"], seed, _month_and_category, _vid)
         plan.picks = [Pick("sample", m) for m in samples] + [Pick("distractor", m) for m in distractors]
-    else:
-        citers = sorted({a for ids in citer_picks.values() for a in ids})
-        wanted = scale_to_budget(
-            {"citer": len(citers), "control": len(controls), "distractor": len(distractors)},
+        cut = _cut_line(
             settings.max_pdfs,
+            {"distractor": n_wanted, "sample": len(by_role[POOL])},
+            {"distractor": len(distractors), "sample": len(samples)},
         )
-        if wanted["citer"] < len(citers):
-            citer_picks = _shrink_citers(citer_picks, wanted["citer"], seed)
+    else:
+        capped = cap_plan(
+            citer_picks, [k for k, *_ in plan.keys], controls, distractors, settings.max_pdfs, seed
+        )
+        cut = _cut_line(
+            settings.max_pdfs,
+            {"citer": _union(citer_picks), "control": len(controls), "distractor": len(distractors)},
+            {
+                "citer": _union(capped.citers),
+                "control": len(capped.controls),
+                "distractor": len(capped.distractors),
+            },
+        )
+        if cut:
+            cut += (
+                f"; keys {len(citer_picks)} -> {len(capped.citers)} (cut in turn: citers past "
+                f"{TASK_POSITIVES} a key, controls, distractors past {NEGATIVES_FLOOR}, whole keys)"
+            )
+        plan.keys = [k for k in plan.keys if k[0] in capped.citers]
         first_key = {}
-        for key_id in sorted(citer_picks):
-            for a in citer_picks[key_id]:
+        for key_id in sorted(capped.citers):
+            for a in capped.citers[key_id]:
                 first_key.setdefault(a, key_id)
-        controls = seeded_sample(controls, wanted["control"], seed, "controls-cap", key=_vid)
-        distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
         plan.picks = (
             [Pick("citer", pool_by_id[a], first_key[a]) for a in sorted(first_key)]
-            + [Pick("control", m) for m in controls]
-            + [Pick("distractor", m) for m in distractors]
+            + [Pick("control", m) for m in capped.controls]
+            + [Pick("distractor", m) for m in capped.distractors]
         )
+    if cut:
+        plan.cut = cut
+        log.warning("%s", cut)
     plan.cached_pdfs = sum(1 for p in plan.picks if is_cached(p.meta))
     cache_dir.mkdir(parents=True, exist_ok=True)
     plan.free_gb = shutil.disk_usage(cache_dir).free / 1e9
@@ -316,15 +342,16 @@ def _index_plan(
     return citer_picks, controls
 
 
-def _shrink_citers(picks: dict[str, list[str]], budget: int, seed: int) -> dict[str, list[str]]:
-    """Lower the per-key cap until the union of citers fits ``budget`` (every key keeps >= 2)."""
-    cap = max((len(v) for v in picks.values()), default=0)
-    while cap > MIN_CITATIONS:
-        cap -= 1
-        shrunk = {k: seeded_sample(v, cap, seed, f"citers-cap:{k}") for k, v in picks.items()}
-        if len({a for v in shrunk.values() for a in v}) <= budget:
-            return shrunk
-    return {k: seeded_sample(v, MIN_CITATIONS, seed, f"citers-cap:{k}") for k, v in picks.items()}
+def _union(citers: dict[str, list[str]]) -> int:
+    return len({a for v in citers.values() for a in v})
+
+
+def _cut_line(cap: int | None, wanted: dict[str, int], kept: dict[str, int]) -> str | None:
+    """One line saying what ``--max-pdfs`` cut from the plan, or None when it cut nothing."""
+    if cap is None or sum(kept.values()) >= sum(wanted.values()):
+        return None
+    cuts = ", ".join(f"{r}s {wanted[r]} -> {kept[r]}" for r in wanted if kept[r] != wanted[r])
+    return f"--max-pdfs {cap} cut the plan from {sum(wanted.values())} to {sum(kept.values())} PDFs: {cuts}"
 
 
 def _store(engine: Engine, plan: Plan) -> None:

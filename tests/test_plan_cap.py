@@ -1,0 +1,143 @@
+"""``--max-pdfs`` is a hard cap on the PDFs a run plans and fetches (issue 20, finding 6).
+
+A 120-paper world with its index view, the arXiv and Semantic Scholar stand-ins on 127.0.0.1, the
+default plan settings (60 keys x 30 citers, 200 controls, 600 distractors: far more than the world
+has, so every cap below binds), and the real `reflong-build ingest` / `paper` commands.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reflong.cli import main
+from reflong.demo.citation_graph import write_world_index
+from reflong.demo.generate import generate
+from reflong.demo.world import SynthConfig
+from reflong.ingest.plan.selection import NEGATIVES_FLOOR, TASK_POSITIVES, cap_plan
+from reflong.servers.arxiv_server import ArxivServer
+from reflong.servers.s2_server import S2Server
+
+SINCE = "2024-03"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("capworld")
+    generate(root / "catalog", SynthConfig(papers=120, seed=0, since=SINCE), jobs=1)
+    write_world_index(root / "catalog", since=SINCE)
+    return root / "catalog"
+
+
+@pytest.fixture(scope="module")
+def servers(world):
+    with ArxivServer(world) as ax, S2Server(world, shared_limit=100000, shared_window=1) as s2:
+        yield ax.url, s2.url
+
+
+def _ingest(servers, root: Path, *extra: str, command: str = "ingest"):
+    ax, s2 = servers
+    args = [
+        command, "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
+        "--arxiv-url", ax, "--s2-url", s2, "--delay", "0", "--index-delay", "0",
+        "--db", str(root / "s.db"), "--cache", str(root / "cache"), *extra,
+    ]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _picks(root: Path) -> dict[str, int]:
+    con = sqlite3.connect(root / "s.db")
+    return dict(con.execute("select role, count(*) from plan_pick group by role"))
+
+
+def test_uncapped_plan_of_this_world_is_larger_than_every_cap_below(servers, tmp_path):
+    _ingest(servers, tmp_path, "--dry-run")
+    assert sum(_picks(tmp_path).values()) > 40  # so 40 and every smaller cap binds
+
+
+@pytest.mark.parametrize("cap", [40, 20, 25, 12, 3])
+def test_the_plan_never_exceeds_max_pdfs_and_says_what_it_cut(servers, tmp_path, cap):
+    result = _ingest(servers, tmp_path, "--max-pdfs", str(cap), "--dry-run")
+    picks = _picks(tmp_path)
+    assert 0 < sum(picks.values()) <= cap
+    assert f"(cap --max-pdfs {cap})" in result.stdout
+    warnings = [x for x in result.stderr.splitlines() if x.startswith(f"warning: --max-pdfs {cap} cut")]
+    assert len(warnings) == 1, result.stderr
+    assert f"to {sum(picks.values())} PDFs" in warnings[0]
+    con = sqlite3.connect(tmp_path / "s.db")
+    per_key = dict(
+        con.execute("select seed_arxiv_id, count(*) from plan_pick where role = 'citer' group by 1")
+    )
+    keys = {k for (k,) in con.execute("select arxiv_id from index_key")}
+    assert keys and set(per_key) <= keys  # the stored keys are the kept ones
+    # Every kept key still has at least two of its index citers among the picks (a key with one
+    # citer makes no task), whichever key a shared citer is filed under.
+    picked = {c for (c,) in con.execute("select arxiv_id from plan_pick where role = 'citer'")}
+    for key in keys:
+        citers = {c for (c,) in con.execute(
+            "select citing_arxiv_id from index_citation where seed_arxiv_id = ?", (key,)
+        )}  # fmt: skip
+        assert len(citers & picked) >= 2, key
+
+
+@pytest.mark.parametrize("cap", [20, 40])
+def test_a_real_run_fetches_at_most_the_cap(servers, tmp_path, cap):
+    result = _ingest(servers, tmp_path, "--max-pdfs", str(cap))
+    fetched = len(list((tmp_path / "cache").glob("*.pdf")))
+    assert 0 < fetched <= cap
+    assert f"PDFs fetched {fetched}, cached 0, failed 0" in result.stdout
+
+
+def test_a_capped_build_still_makes_tasks(servers, tmp_path):
+    """40 PDFs are enough for a build: keys kept whole (up to 5 citers) and 20 distractors."""
+    result = _ingest(
+        servers, tmp_path, "--max-pdfs", "40", "--out", str(tmp_path / "out"), "--tasks", "5",
+        "--no-baselines", command="paper",
+    )  # fmt: skip
+    assert len(list((tmp_path / "cache").glob("*.pdf"))) <= 40
+    line = next(x for x in result.stdout.splitlines() if x.startswith("build 1:"))
+    assert "build 1: 40 tasks in 8 files" in line, result.stdout
+
+
+def test_without_an_index_the_cap_holds_and_is_reported(servers, tmp_path):
+    result = _ingest(servers, tmp_path, "--citation-index", "none", "--max-pdfs", "20", "--dry-run")
+    picks = _picks(tmp_path)
+    assert sum(picks.values()) == 20
+    assert sum(x.startswith("warning: --max-pdfs 20 cut") for x in result.stderr.splitlines()) == 1
+
+
+def _citers(n_keys: int, per_key: int) -> dict[str, list[str]]:
+    return {f"2403.{k:05d}": [f"2405.{k:03d}{i:02d}" for i in range(per_key)] for k in range(n_keys)}
+
+
+def test_the_cut_order_extra_citers_then_controls_then_distractors_then_whole_keys():
+    keys = sorted(_citers(10, 8))
+    order = list(reversed(keys))  # the order the keys were chosen in, not their id order
+    controls = [f"2406.{i:05d}" for i in range(5)]
+    distractors = [f"2402.{i:05d}" for i in range(30)]
+    # 80 citers + 5 controls + 30 distractors = 115
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 100, seed=0)
+    # citers past what a task takes go first, a key at a time only as far as needed: 6 a key fits
+    assert all(len(v) == 6 for v in cut.citers.values()) and cut.total() == 95
+    assert len(cut.controls) == 5 and len(cut.distractors) == 30
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 85, seed=0)
+    assert all(len(v) == TASK_POSITIVES for v in cut.citers.values()) and cut.total() == 85
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 75, seed=0)
+    assert len(cut.citers) == 10 and len(cut.controls) == 0 and len(cut.distractors) == 25
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 60, seed=0)
+    # 50 citers + 20 distractors is 70: whole keys go, the last chosen first
+    assert len(cut.distractors) == NEGATIVES_FLOOR and list(cut.citers) == order[:8]
+    assert cut.total() == 60
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 12, seed=0)
+    # one key is left; then distractors go below the floor, and the key keeps its 5 citers
+    assert list(cut.citers) == order[:1] and len(cut.citers[order[0]]) == 5 and len(cut.distractors) == 7
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 3, seed=0)
+    assert list(cut.citers) == order[:1] and len(cut.citers[order[0]]) == 3 and not cut.distractors
+    cut = cap_plan(_citers(10, 8), order, controls, distractors, 2, seed=0)
+    assert list(cut.citers) == order[:1] and len(cut.citers[order[0]]) == 2 and cut.total() == 2
+    assert cap_plan(_citers(10, 8), order, controls, distractors, 1, seed=0).total() == 1

@@ -240,6 +240,7 @@ def _plan(
     cache_dir: Path,
     metadata_requests: int,
     plan_callback: PlanCallback,
+    progress: ProgressFactory = null_progress,
 ) -> Plan:
     """Make, log and hand over the plan of this window (see ``plan``)."""
     plan = make_plan(
@@ -252,6 +253,7 @@ def _plan(
         settings.net.timeout,
         settings.net.retries,
         is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+        progress=progress,
     )
     plan.metadata_requests = metadata_requests
     if plan_callback is not None:
@@ -353,7 +355,7 @@ def _run_arxiv(
             metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
             plan = _plan(
                 engine, settings, build.label, _window_metas(session, build.label), cache_dir,
-                metadata_requests, plan_callback,
+                metadata_requests, plan_callback, progress,
             )  # fmt: skip
             summary.plan = plan
             if settings.pdfs and not settings.plan.dry_run:
@@ -444,7 +446,7 @@ def _run_local(
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
-            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback)
+            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback, progress)
             summary.plan = plan
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:

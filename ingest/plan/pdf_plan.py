@@ -34,6 +34,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, delete
 
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.index import IndexKey, PlanPick
 from reflong.ingest.index import registry
 from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
@@ -224,6 +225,7 @@ def make_plan(
     timeout: float = 30.0,
     retries: int = 3,
     is_cached=lambda meta: False,
+    progress: ProgressFactory = null_progress,
 ) -> Plan:
     """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here."""
     by_role: dict[str, list[PaperMeta]] = {SEED: [], POOL: [], DISTRACTOR: []}
@@ -244,7 +246,7 @@ def make_plan(
         try:
             plan.index_delay = index.provider.delay
             plan.index_rule_gap = index.provider.published_gap
-            citer_picks, controls = _index_plan(index, by_role, settings, plan)
+            citer_picks, controls = _index_plan(index, by_role, settings, plan, progress)
         except IndexUnreachable as exc:
             if sum(index.provider.requests.values()) > 1 or plan.keys:
                 raise
@@ -309,15 +311,24 @@ def make_plan(
 
 
 def _index_plan(
-    index: CachedIndex, by_role: dict[str, list[PaperMeta]], settings: PlanSettings, plan: Plan
+    index: CachedIndex,
+    by_role: dict[str, list[PaperMeta]],
+    settings: PlanSettings,
+    plan: Plan,
+    progress: ProgressFactory = null_progress,
 ) -> tuple[dict[str, list[str]], list[PaperMeta]]:
+    """Keys and their citers, and controls, from the index. Its questions can take minutes at
+    the index's gap (S2: 1 s a request): progress lines say how far they are (``progress``)."""
     seed = settings.seed
     seed_ids = sorted(m.arxiv_id for m in by_role[SEED])
     pool_ids = {m.arxiv_id for m in by_role[POOL]}
-    counts = {a: p.citation_count for a, p in index.papers(seed_ids).items() if p.found}
+    provider = index.provider
+    batches = lookup_requests(len(index.uncached_papers(seed_ids)), provider.batch_size)
+    with progress(total=batches, desc="index lookups", unit="batch") as bar:
+        answers = index.papers(seed_ids, on_batch=lambda: bar.update(1))
+    counts = {a: p.citation_count for a, p in answers.items() if p.found}
     order = key_order(counts, seed)
     done = index.cached_citers(a for a, _ in order[: settings.keys])
-    provider = index.provider
     uncached = len(seed_ids) - index.hits["batch"]
     plan.index_estimate = lookup_requests(uncached, provider.batch_size) + sum(
         citer_requests(counts[a], provider.page_size, provider.max_citers)
@@ -327,16 +338,22 @@ def _index_plan(
     log.info("index plan: %d seed papers cited at least %d times", len(order), MIN_CITATIONS)
     citer_picks: dict[str, list[str]] = {}
     linked: set[str] = set()
-    for arxiv_id, band in order[: settings.keys * KEY_TRIES]:
-        if len(citer_picks) >= settings.keys:
-            break
-        citers = index.citers(arxiv_id)
-        in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
-        if len(in_pool) < MIN_CITATIONS:
-            continue
-        linked.update(in_pool)
-        citer_picks[arxiv_id] = seeded_sample(in_pool, settings.citers_per_key, seed, f"citers:{arxiv_id}")
-        plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
+    with progress(total=min(settings.keys, len(order)), desc="index citers", unit="key") as bar:
+        for asked, (arxiv_id, band) in enumerate(order[: settings.keys * KEY_TRIES], start=1):
+            if len(citer_picks) >= settings.keys:
+                break
+            citers = index.citers(arxiv_id)
+            in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
+            bar.set_postfix_str(f"{asked} seeds asked, {sum(provider.requests.values())} requests")
+            if len(in_pool) < MIN_CITATIONS:
+                bar.update(0)  # a candidate skipped is progress too: the line may be due
+                continue
+            linked.update(in_pool)
+            citer_picks[arxiv_id] = seeded_sample(
+                in_pool, settings.citers_per_key, seed, f"citers:{arxiv_id}"
+            )
+            plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
+            bar.update(1)
     unlinked = [m for m in by_role[POOL] if m.arxiv_id not in linked]
     controls = seeded_sample(unlinked, settings.controls, seed, "controls", key=_vid)
     return citer_picks, controls

@@ -1,4 +1,5 @@
-"""``--max-pdfs`` is a hard cap on the PDFs a run plans and fetches (issue 20, finding 6).
+"""The PDF plan, hardened (issue 20): ``--max-pdfs`` is a hard cap on the PDFs a run plans and
+fetches (finding 6); the index questions of the plan show progress (finding 7).
 
 A 120-paper world with its index view, the arXiv and Semantic Scholar stand-ins on 127.0.0.1, the
 default plan settings (60 keys x 30 citers, 200 controls, 600 distractors: far more than the world
@@ -141,3 +142,23 @@ def test_the_cut_order_extra_citers_then_controls_then_distractors_then_whole_ke
     cut = cap_plan(_citers(10, 8), order, controls, distractors, 2, seed=0)
     assert list(cut.citers) == order[:1] and len(cut.citers[order[0]]) == 2 and cut.total() == 2
     assert cap_plan(_citers(10, 8), order, controls, distractors, 1, seed=0).total() == 1
+
+
+def test_the_index_questions_of_the_plan_show_progress(world, tmp_path):
+    """A slow index (0.15 s an answer) and progress every 0.1 s: lines for the lookups and for
+    the citers, with counts, on stderr; none on stdout (the plan stays clean)."""
+    with ArxivServer(world) as ax, S2Server(world, shared_limit=100000, shared_window=1, latency=0.15) as s2:
+        args = [
+            "paper", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
+            "--arxiv-url", ax.url, "--s2-url", s2.url, "--delay", "0", "--index-delay", "0",
+            "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "cache"), "--keys", "6", "--dry-run",
+        ]  # fmt: skip
+        result = CliRunner().invoke(main, args, env={"REFLONG_PROGRESS_SECONDS": "0.1"})
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert any(x.startswith("index lookups: 1/1 batch (100%)") for x in lines), result.stderr
+    citers = [x for x in lines if x.startswith("index citers: ")]
+    assert len(citers) >= 3, result.stderr  # several keys, each answer 0.15 s > 0.1 s
+    assert any("/6 key (" in x and "requests]" in x for x in citers)
+    assert citers[-1].startswith("index citers: 6/6 key done in ")
+    assert "index citers" not in result.stdout and "index lookups" not in result.stdout

@@ -134,3 +134,31 @@ def test_the_openai_stand_in_eval_example_runs_as_written(a_tasks, tmp_path):
         assert result.returncode == 0, (command, result.stderr)
     assert "5 answered (5 sent now" in results[0].stdout, results[0].stdout
     assert "ExAcc" in results[-1].stdout
+
+
+def test_the_f_example_runs_where_the_other_examples_run(shared_dir, tmp_path):
+    """docs/synthetic-subsets.md's examples run from a checkout beside ../shared; the F example
+    named bare files (`--summhay topic_news4.json`) and ran only inside the SummHay folder."""
+    commands = _block("docs/synthetic-subsets.md", "reflong-build f ")
+    examples = [c for c in commands if c[:2] == ["reflong-build", "f"] and "--preset" not in c]
+    assert examples
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (tmp_path / "shared").symlink_to(shared_dir)  # ../shared, as beside the real checkout
+    for command in examples:
+        result = _run(command, checkout, {})
+        assert result.returncode == 0, (command, result.stderr)
+        assert "Ref-Long-F: 14 configurations" in result.stdout, result.stdout
+    assert (checkout / "Ref-Long-F" / "manifest.json").is_file()
+
+
+def test_a_missing_relative_input_says_where_it_was_looked_for(tmp_path):
+    result = subprocess.run(
+        [CLI, "f", "--summhay", "topic_news4.json", "--out", "F"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert f"relative to the current folder, {tmp_path}" in result.stderr, result.stderr
+    assert not (tmp_path / "F").exists()

@@ -254,6 +254,7 @@ def _plan(
         settings.net.retries,
         is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
         progress=progress,
+        local_catalog=settings.source_dir,
     )
     plan.metadata_requests = metadata_requests
     if plan_callback is not None:

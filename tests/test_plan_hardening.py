@@ -162,3 +162,17 @@ def test_the_index_questions_of_the_plan_show_progress(world, tmp_path):
     assert any("/6 key (" in x and "requests]" in x for x in citers)
     assert citers[-1].startswith("index citers: 6/6 key done in ")
     assert "index citers" not in result.stdout and "index lookups" not in result.stdout
+
+
+def test_the_plan_of_a_local_catalog_quotes_no_arxiv_wait(world, tmp_path):
+    """Finding 10f: `--source DIR` copies files; the plan said "3 s a PDF request"."""
+    args = [
+        "ingest", "--source", str(world), "--since", SINCE, "--distractor-months", "6", "--pool-months", "6",
+        "--categories", "", "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "cache"), "--dry-run",
+    ]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    estimate = next(x for x in result.stdout.splitlines() if x.strip().startswith("estimate:"))
+    assert "s a PDF request" not in estimate and "arXiv's 3 s rule" not in estimate, estimate
+    assert f"PDFs copied from the local catalog {world}: no request, no wait" in estimate
+    assert "0.00 h" not in estimate

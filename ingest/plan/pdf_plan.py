@@ -113,6 +113,7 @@ class Plan:
     free_gb: float = 0.0
     max_pdfs: int | None = None
     cut: str | None = None  # what --max-pdfs cut, when it cut anything
+    local_catalog: str | None = None  # --source DIR: PDFs are copied, no request and no wait
 
     def by_role(self) -> dict[str, int]:
         counts = Counter(p.role for p in self.picks)
@@ -134,7 +135,21 @@ class Plan:
         """The same work at arXiv's 3 s rule and the index's published gap (S2: 1 s with a key)."""
         index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
         gap = 0.0 if self.index.startswith("none") else max(self.index_delay, self.index_rule_gap)
-        return (self.to_fetch * 3.0 + index * gap) / 3600
+        pdf_gap = 0.0 if self.local_catalog else 3.0
+        return (self.to_fetch * pdf_gap + index * gap) / 3600
+
+    def _timing(self) -> str:
+        """The time part of the estimate line: arXiv's gap for PDFs, or none for a local catalog."""
+        if self.local_catalog:
+            out = f"PDFs copied from the local catalog {self.local_catalog}: no request, no wait"
+            if self.index_delay:
+                out += f"; {self.estimate_hours():.2f} h at {self.index_delay:g} s an index request"
+            return out
+        return (
+            f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
+            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
+            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else "")
+        )
 
     def lines(self) -> list[str]:
         roles = " + ".join(f"{n} {r}s" for r, n in self.by_role().items()) or "none"
@@ -161,9 +176,7 @@ class Plan:
         out += [
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
             f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
-            f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
-            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
-            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else ""),
+            + self._timing(),
             f"  free disk at the PDF cache: {self.free_gb:.1f} GB",
         ]
         return out
@@ -226,14 +239,23 @@ def make_plan(
     retries: int = 3,
     is_cached=lambda meta: False,
     progress: ProgressFactory = null_progress,
+    local_catalog: Path | None = None,
 ) -> Plan:
-    """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here."""
+    """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here.
+
+    ``local_catalog``: the PDFs come from that folder (``--source``), not over the network."""
     by_role: dict[str, list[PaperMeta]] = {SEED: [], POOL: [], DISTRACTOR: []}
     for role, meta in chosen:
         if role in by_role:
             by_role[role].append(meta)
     index, described = open_index(engine, settings, timeout, retries)
-    plan = Plan(window, described, arxiv_delay=arxiv_delay, max_pdfs=settings.max_pdfs)
+    plan = Plan(
+        window,
+        described,
+        arxiv_delay=0.0 if local_catalog else arxiv_delay,
+        max_pdfs=settings.max_pdfs,
+        local_catalog=str(local_catalog) if local_catalog else None,
+    )
     plan.metadata_papers = {r: len(m) for r, m in by_role.items()}
     seed = settings.seed
     distractors = seeded_sample(by_role[DISTRACTOR], settings.distractors, seed, "distractors", key=_vid)

@@ -75,6 +75,7 @@ class IngestSettings:
     net: NetPolicy = field(default_factory=NetPolicy)
     metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
     pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
+    disk_check: bool = True  # False: fetch even when the plan's GB estimate exceeds the free space
     api_page_size: int = API_PAGE_SIZE
     api_result_cap: int = API_RESULT_CAP
     plan: PlanSettings = field(default_factory=PlanSettings)
@@ -360,10 +361,17 @@ def _run_arxiv(
             )  # fmt: skip
             summary.plan = plan
             if settings.pdfs and not settings.plan.dry_run:
+                _check_disk(settings, plan)
                 _fetch_pdfs(session, conn, [p.meta for p in plan.picks], cache_dir, summary, progress)
     finally:
         summary.requests.update(conn.requests_by_kind)
     return summary
+
+
+def _check_disk(settings: IngestSettings, plan: Plan) -> None:
+    """Refuse, in one line, a fetch whose estimate does not fit the free space (``--no-disk-check``)."""
+    if settings.disk_check and (why := plan.short_of_disk()):
+        raise ReflongError(why)
 
 
 def _fetch_pdfs(
@@ -452,6 +460,8 @@ def _run_local(
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:
             todo = []
+        if todo and summary.plan is not None:
+            _check_disk(settings, summary.plan)
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:

@@ -8,7 +8,11 @@ has, so every cap below binds), and the real `reflong-build ingest` / `paper` co
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,3 +180,52 @@ def test_the_plan_of_a_local_catalog_quotes_no_arxiv_wait(world, tmp_path):
     assert "s a PDF request" not in estimate and "arXiv's 3 s rule" not in estimate, estimate
     assert f"PDFs copied from the local catalog {world}: no request, no wait" in estimate
     assert "0.00 h" not in estimate
+
+
+_TMPFS = 'mount -t tmpfs -o size=4m tmpfs "$1" && shift && exec "$@"'
+
+
+def _on_small_disk(cache: Path, args: list[str]) -> subprocess.CompletedProcess:
+    """``reflong-build ARGS`` in a child that sees ``cache`` as a real 4 MB tmpfs (its own mount
+    namespace: gone when the child exits)."""
+    cache.mkdir(exist_ok=True)
+    cli = [sys.executable, "-c", "from reflong.cli import main; main()"]
+    return subprocess.run(
+        ["unshare", "-m", "sh", "-c", _TMPFS, "sh", str(cache), *cli, *args],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def small_disk_ok(tmp_path_factory) -> None:
+    probe = tmp_path_factory.mktemp("probe")
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("needs root with mount namespaces to mount a small tmpfs")
+    df = _on_small_disk(probe / "c", ["--version"])
+    if df.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {df.stderr.strip()[:200]}")
+
+
+def test_a_plan_larger_than_the_free_disk_is_refused_in_one_line(servers, tmp_path, small_disk_ok):
+    """Finding 10g: the plan (about 48 PDFs x 1.7 MB = 0.08 GB) against a 4 MB cache disk."""
+    ax, s2 = servers
+    base = [
+        "ingest", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
+        "--arxiv-url", ax, "--s2-url", s2, "--delay", "0", "--index-delay", "0",
+        "--db", str(tmp_path / "s.db"), "--cache", str(tmp_path / "cache"),
+    ]  # fmt: skip
+    dry = _on_small_disk(tmp_path / "cache", [*base, "--dry-run"])
+    assert dry.returncode == 0, dry.stderr
+    free_line = next(x for x in dry.stdout.splitlines() if "free disk at the PDF cache" in x)
+    assert "less than the plan's" in free_line, free_line
+    refused = _on_small_disk(tmp_path / "cache", base)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    errors = [x for x in refused.stderr.splitlines() if x.startswith("Error: ")]
+    assert len(errors) == 1 and "Traceback" not in refused.stderr
+    assert "GB are free at --cache" in errors[0] and "--no-disk-check" in errors[0], errors[0]
+    assert "PDFs fetched" not in refused.stdout
+    con = sqlite3.connect(tmp_path / "s.db")
+    assert con.execute("select count(*) from paper where status = 'downloaded'").fetchone()[0] == 0
+    forced = _on_small_disk(tmp_path / "cache", [*base, "--no-disk-check"])
+    assert forced.returncode == 0, forced.stderr  # demo PDFs are small: the estimate is an estimate
+    assert "failed 0" in forced.stdout

@@ -177,9 +177,27 @@ class Plan:
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
             f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
             + self._timing(),
-            f"  free disk at the PDF cache: {self.free_gb:.1f} GB",
+            f"  free disk at the PDF cache: {self.free_gb:.1f} GB"
+            + (
+                f", less than the plan's {self.estimate_gb():.2f} GB: a run stops before fetching"
+                if self.short_of_disk()
+                else ""
+            ),
         ]
         return out
+
+    def short_of_disk(self) -> str | None:
+        """One line when the PDFs still to fetch would not fit the free space at the cache (the
+        estimate at ``MEAN_PDF_MB`` a PDF), else None. Decided before the first request: a fetch
+        of hours at arXiv's pace that would end on a full disk is better not started."""
+        need = self.estimate_gb()
+        if self.to_fetch == 0 or need <= self.free_gb:
+            return None
+        return (
+            f"the plan's {self.to_fetch} PDFs need about {need:.2f} GB ({MEAN_PDF_MB} MB a PDF) but only "
+            f"{self.free_gb:.2f} GB are free at --cache: free space, lower --max-pdfs or give --cache "
+            "on a larger disk, then rerun (nothing was fetched); --no-disk-check goes ahead anyway"
+        )
 
     def to_json(self) -> dict:
         return {

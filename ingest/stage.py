@@ -80,6 +80,7 @@ class IngestSettings:
     net: NetPolicy = field(default_factory=NetPolicy)
     metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
     pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
+    disk_check: bool = True  # False: fetch even when the plan's GB estimate exceeds the free space
     api_page_size: int = API_PAGE_SIZE
     api_result_cap: int = API_RESULT_CAP
     plan: PlanSettings = field(default_factory=PlanSettings)
@@ -253,6 +254,7 @@ def _plan(
     cache_dir: Path,
     metadata_requests: int,
     plan_callback: PlanCallback,
+    progress: ProgressFactory = null_progress,
 ) -> Plan:
     """Make, log and hand over the plan of this window (see ``plan``)."""
     plan = make_plan(
@@ -265,6 +267,8 @@ def _plan(
         settings.net.timeout,
         settings.net.retries,
         is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+        progress=progress,
+        local_catalog=settings.source_dir,
     )
     plan.metadata_requests = metadata_requests
     if plan_callback is not None:
@@ -366,16 +370,23 @@ def _run_arxiv(
             metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
             plan = _plan(
                 engine, settings, build.label, _window_metas(session, build.label), cache_dir,
-                metadata_requests, plan_callback,
+                metadata_requests, plan_callback, progress,
             )  # fmt: skip
             summary.plan = plan
             if settings.pdfs and not settings.plan.dry_run:
+                _check_disk(settings, plan)
                 _fetch_pdfs(session, conn, [p.meta for p in plan.picks], cache_dir, summary, progress)
     finally:
         summary.requests.update(conn.requests_by_kind)
         summary.throttle_spells = conn.throttling.spells
         summary.throttle_seconds = conn.throttling.seconds
     return summary
+
+
+def _check_disk(settings: IngestSettings, plan: Plan) -> None:
+    """Refuse, in one line, a fetch whose estimate does not fit the free space (``--no-disk-check``)."""
+    if settings.disk_check and (why := plan.short_of_disk()):
+        raise ReflongError(why)
 
 
 def _fetch_pdfs(
@@ -488,11 +499,13 @@ def _run_local(
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
-            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback)
+            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback, progress)
             summary.plan = plan
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:
             todo = []
+        if todo and summary.plan is not None:
+            _check_disk(settings, summary.plan)
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:

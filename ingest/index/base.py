@@ -18,7 +18,7 @@ The index never decides a label (docs/architecture.md, invariant 6): it decides 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -97,13 +97,25 @@ class CachedIndex:
     def source(self) -> str:
         return self.provider.source
 
-    def papers(self, arxiv_ids: Iterable[str]) -> dict[str, IndexedPaper]:
-        """Citation counts of ``arxiv_ids``; only unknown ids are asked, in batches, each committed."""
+    def uncached_papers(self, arxiv_ids: Iterable[str]) -> list[str]:
+        """Which of ``arxiv_ids`` ``papers`` would have to ask (for progress totals)."""
+        with Session(self.engine) as session:
+            known = set(
+                session.exec(select(IndexPaper.arxiv_id).where(IndexPaper.source == self.source)).all()
+            )
+        return sorted(set(arxiv_ids) - known)
+
+    def papers(
+        self, arxiv_ids: Iterable[str], on_batch: Callable[[], None] | None = None
+    ) -> dict[str, IndexedPaper]:
+        """Citation counts of ``arxiv_ids``; only unknown ids are asked, in batches, each committed
+        (``on_batch`` is called after each)."""
         wanted = sorted(set(arxiv_ids))
+        wanted_set = set(wanted)
         out: dict[str, IndexedPaper] = {}
         with Session(self.engine) as session:
             for row in session.exec(select(IndexPaper).where(IndexPaper.source == self.source)).all():
-                if row.arxiv_id in wanted:
+                if row.arxiv_id in wanted_set:
                     out[row.arxiv_id] = IndexedPaper(
                         row.arxiv_id,
                         row.found,
@@ -134,6 +146,8 @@ class CachedIndex:
                     )
                     out[arxiv_id] = p
                 session.commit()
+            if on_batch is not None:
+                on_batch()
         return out
 
     def citers(self, arxiv_id: str) -> list[Citer]:

@@ -262,6 +262,12 @@ def _decorators() -> list[Callable]:
         click.option(
             "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
         ),
+        click.option(
+            "--no-disk-check",
+            is_flag=True,
+            help="Fetch even when the plan's GB estimate exceeds the free space at --cache "
+            "(otherwise the run stops before the first PDF).",
+        ),
     ]
 
 
@@ -293,6 +299,7 @@ def ingest_settings(opts: dict) -> IngestSettings:
         plan=plan_settings(opts),
         metadata=opts["metadata"],
         pdfs=not opts["no_pdfs"],
+        disk_check=not opts.get("no_disk_check"),
         api_page_size=opts["api_page_size"],
         api_result_cap=opts["api_result_cap"],
     )

@@ -120,6 +120,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _gate(self, kind: str) -> bool:
         owner = self.server.owner
         owner.counts[kind] += 1
+        if owner.latency:
+            time.sleep(owner.latency)  # a slow index (a far host, a loaded API)
         key = self.headers.get("x-api-key")
         if key is not None and owner.api_keys is not None and key not in owner.api_keys:
             self._send(403, {"message": "Forbidden"})
@@ -243,8 +245,10 @@ class S2Server(BackgroundServer):
         shared_window: float = 300.0,
         keyed_per_second: float = 1.0,
         api_keys: set[str] | None = None,
+        latency: float = 0.0,
     ) -> None:
         catalog_dir = Path(catalog_dir)
+        self.latency = latency  # seconds every answer is held back
         self.world = _World(catalog_dir, Path(index_file) if index_file else catalog_dir / INDEX_FILE)
         self.limiter = _Limiter(shared_limit, shared_window, keyed_per_second)
         self.api_keys = api_keys
@@ -264,8 +268,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--port", type=int, default=8766, help="0: any free port")
     ap.add_argument("--shared-limit", type=int, default=100, help="requests without a key per window")
     ap.add_argument("--shared-window", type=float, default=300.0, help="seconds")
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds every answer is held back")
     args = ap.parse_args(argv)
-    server = S2Server(args.catalog, args.index, args.host, args.port, args.shared_limit, args.shared_window)
+    server = S2Server(
+        args.catalog, args.index, args.host, args.port, args.shared_limit, args.shared_window,
+        latency=args.latency,
+    )  # fmt: skip
     print(f"Semantic Scholar-protocol server for {args.catalog} at {server.url}", flush=True)
     server.serve_until_interrupted()
 

@@ -57,8 +57,12 @@ def surname(name: str) -> str:
         return name.split(",", 1)[0].strip()
     parts = name.split()
     # Organisations ("DeepSeek-AI", "ATLAS Collaboration") are kept whole.
-    if len(parts) > 1 and parts[-1].lower() in {"collaboration", "team", "workshop", "consortium"}:
+    if len(parts) > 1 and parts[-1].lower() in {"collaboration", "team", "workshop", "consortium", "group"}:
         return name
+    # "A. A. Abdumalikov Jr." is cited as Abdumalikov (arXiv's author parser splits the suffix off
+    # the same way: arxiv-base arxiv/authors, pattern "name-name-prefix").
+    if len(parts) > 1 and parts[-1].rstrip(".").lower() in {"jr", "sr", "ii", "iii", "iv"}:
+        parts = parts[:-1]
     return parts[-1] if parts else ""
 
 

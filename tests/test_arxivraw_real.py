@@ -25,7 +25,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from reflong.citations.seeds import surname
+from reflong.citations.resolve import SeedIndex, SeedTitle
+from reflong.citations.seeds import load_seed_file, surname
+from reflong.common.dois import split_dois
 from reflong.ingest.harvest.arxivraw import parse_page, parse_record, split_authors
 
 REAL = Path(__file__).parent / "data" / "real" / "arxiv_oaipmh"
@@ -216,3 +218,51 @@ def test_parse_page_reads_every_real_record():
     page = etree.fromstring(gzip.decompress((REAL / "listrecords_arxivraw.xml.gz").read_bytes()))
     records, bad = parse_page(page)
     assert len(records) == 501 and bad == []
+
+
+def test_the_resolver_matches_a_reference_to_any_doi_of_a_real_record(tmp_path: Path):
+    by_id = {parse_record(el).arxiv_id: parse_record(el) for el in RECORDS}
+    rec = by_id["1006.4407"]  # <doi>10.1002/andp.201000099; 10.1002/andp.201200739</doi>
+    seed = SeedTitle(rec.arxiv_id, rec.title, rec.first_published, surname(rec.authors[0]), rec.doi)
+    index = SeedIndex([seed])
+    for doi in ("10.1002/andp.201000099", "10.1002/ANDP.201200739"):
+        ref = f"A. Person. Some other wording. Ann. Phys. (Berlin), 2010. doi:{doi}"
+        assert [(m.seed_id, m.method) for m in index.resolve(ref)] == [("1006.4407", "doi")]
+    # A seeds list (``--seeds``) may give them in the field's form or as a JSON list.
+    path = tmp_path / "seeds.jsonl"
+    rows = [
+        {"arxiv_id": "1006.4407", "title": rec.title, "doi": rec.doi},
+        {"arxiv_id": "1011.0730", "title": by_id["1011.0730"].title, "doi": by_id["1011.0730"].dois},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    loaded = {s.arxiv_id: s for s in load_seed_file(path)}
+    assert loaded["1006.4407"].dois == ["10.1002/andp.201000099", "10.1002/andp.201200739"]
+    assert loaded["1011.0730"].dois == ["10.1007/JHEP12(2010)070", "10.1007/JHEP02(2011)044"]
+    index = SeedIndex(loaded.values())
+    ref = "P. Lodone. Erratum. JHEP 02 (2011) 044, doi: 10.1007/JHEP02(2011)044."
+    assert [(m.seed_id, m.method) for m in index.resolve(ref)] == [("1011.0730", "doi")]
+
+
+@pytest.mark.parametrize(
+    "field, dois",
+    [
+        (
+            "10.1007/JHEP12(2010)070 10.1007/JHEP02(2011)044",
+            ["10.1007/JHEP12(2010)070", "10.1007/JHEP02(2011)044"],
+        ),
+        (
+            "10.1002/andp.201000099; 10.1002/andp.201200739",
+            ["10.1002/andp.201000099", "10.1002/andp.201200739"],
+        ),
+        (
+            "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O",
+            ["10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O"],
+        ),
+        ("doi:10.1103/PhysRevD.82.123, https://doi.org/10.1/Z", ["10.1103/PhysRevD.82.123", "10.1/Z"]),
+        ("10.1/a and 10.1/A", ["10.1/a"]),
+        ("", []),
+        (None, []),
+    ],
+)
+def test_split_dois(field, dois):
+    assert split_dois(field) == dois

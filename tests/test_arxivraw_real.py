@@ -160,6 +160,8 @@ def test_real_author_lists_have_no_junk_surnames_and_no_fragments():
         ("L.Zamick and Y.Y.Sharon", ["L. Zamick", "Y. Y. Sharon"]),  # 1006.4856
         ("Valerio Bozza, Gaetano Scarpetta (Eds.)", ["Valerio Bozza", "Gaetano Scarpetta"]),
         ("A. One (Univ. of Nowhere", ["A. One"]),  # an unclosed bracket runs to the end
+        ("Smith, J., Doe, A. B.", ["J. Smith", "A. B. Doe"]),  # "Last, Initials" pairs
+        ("Wu, He and Lo", ["Wu", "He", "Lo"]),  # surnames alone (a catalog's form) stay apart
         ("", []),
     ],
 )

@@ -110,7 +110,7 @@ _GROUP = re.compile(rf"^(?:the\s+)?(\S.*\s{_GROUP_WORDS})$", re.I)
 _ON_BEHALF = re.compile(rf"\s+(?:for|on behalf of)\s+(?:the\s+)?(?=\S.*\s{_GROUP_WORDS}$)", re.I)
 _NOT_A_NAME = re.compile(r"^(?:et\.?\s*al\.?|others|and others|eds?\.?|editors?)$", re.I)
 _SUFFIX = re.compile(r"^(?:Jr|Sr)\.?$|^(?:II|III|IV)$")
-_INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?[\s-]*)+$")  # "J.", "J. R.", "J.-P.", "Yu."
+_INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.[\s-]*)+$")  # "J.", "J. R.", "J.-P.", "Yu." (dots: "Wu" is a name)
 
 # TeX's accents and special letters, as arXiv's tex2utf maps them (our own table).
 _ACCENTS = {

@@ -162,6 +162,7 @@ def test_real_author_lists_have_no_junk_surnames_and_no_fragments():
         ("A. One (Univ. of Nowhere", ["A. One"]),  # an unclosed bracket runs to the end
         ("Smith, J., Doe, A. B.", ["J. Smith", "A. B. Doe"]),  # "Last, Initials" pairs
         ("Wu, He and Lo", ["Wu", "He", "Lo"]),  # surnames alone (a catalog's form) stay apart
+        ("V. M. Abazov et al.", ["V. M. Abazov"]),
         ("", []),
     ],
 )

@@ -195,9 +195,9 @@ def split_authors(text: str | None) -> list[str]:
     """arXivRaw's one author string as a list of names, affiliations and markers left out.
 
     ``C. Neri (Lloyds Banking Group, London, UK) and L. Schneider (EMLYON, Lyon)`` -> [C. Neri,
-    L. Schneider]; ``The D0 Collaboration: V.M. Abazov, et al`` -> [D0 Collaboration, V.M.
+    L. Schneider]; ``The D0 Collaboration: V.M. Abazov, et al`` -> [D0 Collaboration, V. M.
     Abazov]; ``John Smith, Jr. and Ann Lee`` -> [John Smith Jr., Ann Lee]; ``Smith, J., Doe, A.``
-    -> [J. Smith, A. Doe]. Names are returned as written (TeX accents as letters).
+    -> [J. Smith, A. Doe]. Names are returned as written, TeX accents as letters, initials spaced ("L.Zamick" -> "L. Zamick").
     """
     text = _MARKERS.sub(" ", _cut_brackets(" ".join((text or "").split())))
     pieces: list[str] = []
@@ -206,6 +206,7 @@ def split_authors(text: str | None) -> list[str]:
     names: list[str] = []
     for piece in pieces:
         piece = " ".join(piece.split())
+        piece = re.sub(r"\s+et\.?\s*al\.?$", "", piece, flags=re.I)  # "A. One et al."
         piece = re.sub(r"(?<=[^\W\d_])\d+$", "", piece)  # "G. Pedaletti1": a glued affiliation number
         if not re.search(r"[^\W\d_]", piece) or _NOT_A_NAME.match(piece):
             continue

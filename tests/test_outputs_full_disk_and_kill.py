@@ -301,3 +301,21 @@ def test_a_rebuild_failing_half_way_is_marked_unfinished(tmp_path, data_dir, mon
     monkeypatch.undo()
     assert CliRunner().invoke(main, _a(out, data_dir, "3")).exit_code == 0
     assert _files(out) == files and "finished" not in json.loads((out / "manifest.json").read_text())
+
+
+def test_a_full_disk_in_a_small_output_names_the_file(tmp_path, monkeypatch):
+    """The card, the manifest, build_report.json: a write's own ENOSPC names no file; the line
+    must say which, and no ``.part`` stays."""
+    import errno
+
+    from reflong.common.atomic_files import write_atomic
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(OSError) as caught:
+        write_atomic(tmp_path / "README.md", b"card")
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(tmp_path / "README.md")
+    monkeypatch.undo()
+    assert _files(tmp_path) == set()

@@ -89,8 +89,8 @@ class BuildInProgress:
     ``build.add(files)`` as files are renamed into place and ``build.finish(...)`` to write the
     real manifest. On entry ``manifest.json`` says the build is unfinished and lists the previous
     build's files plus this build's so far (so a rerun after a kill still knows what to replace,
-    ``outputs_ownership``), and the previous build's ``summaries`` (e.g. the card and
-    build_report.json; only if unchanged since it wrote them) are removed. A failure that unwinds
+    ``outputs_ownership``), and the previous build's ``summaries`` (the card, build_report.json:
+    files every build rewrites; only if unchanged since it wrote them) are removed. A failure that unwinds
     (disk full, Ctrl-C, a bug) removes this build's files; if none was written yet, the previous
     manifest and summaries are put back, so a refused build leaves the previous one as it was.
     A kill leaves the unfinished manifest, which every reader refuses (``unfinished_line``)."""

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, CardSection, render_card
 from reflong.assemble.manifest import BuildInProgress
-from reflong.assemble.outputs_ownership import REPORT_NAME as HTML_REPORT_NAME
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
 from reflong.assemble.records import DocumentRecord, TaskRecord
@@ -209,7 +208,7 @@ def write_paper_outputs(
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}
     extra_files = dict(extra_files or {})
-    summaries = [CARD_NAME, HTML_REPORT_NAME, *(p.relative_to(out_dir).as_posix() for p in extra_files)]
+    summaries = [CARD_NAME, *(p.relative_to(out_dir).as_posix() for p in extra_files)]
     n_tasks = n_tasks or {}
     with BuildInProgress(out_dir, command, previous or {}, summaries) as build:
         with progress(total=len(configs), desc="write", unit="config") as bar:

@@ -21,7 +21,7 @@ a catalog folder (every paper in it is known by ``ARXIV:<id>``) and an index fil
   with S2's own body, ``{"message": "Too Many Requests. Please wait and try again or apply for a
   key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form", "code":
   "429"}`` (as users record it: SakanaAI/AI-Scientist issue #84, 2024) and **no** ``Retry-After``
-  (S2 says none: allenai/s2-folks issue #218, "it doesn't tell me how long to wait");
+  (users see none: allenai/s2-folks issue #218, "it doesn't tell me how long to wait");
   ``retry_after=True`` adds one (seconds until a slot frees), as this stand-in used to;
 - the unkeyed pool is shared by everyone, so it refuses below the published rate (allenai/s2-folks
   issue #84: "too many requests" under the limit, "a known problem with our implementation of the

@@ -19,7 +19,10 @@ primary category, up to the budget left after the distractors (the warning line 
 the cap cuts either).
 
 Every answer of the index is cached in the store, so the plan of a rerun asks nothing again, and
-the plan (keys, picks by role) is stored per window for reports and audits.
+the plan (keys, picks by role) is stored per window for reports and audits. What the index could
+not tell is said in the plan's lines (docs/architecture.md, invariant 8): citers lists cut by the
+paging cap or left partial by the index's soft timeout, citing rows listed without an id (skipped),
+seeds found only by their arXiv location (OpenAlex's merged works), and 429 spells waited out.
 """
 
 from __future__ import annotations
@@ -37,7 +40,13 @@ from sqlmodel import Session, delete
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.index import IndexKey, PlanPick
 from reflong.ingest.index import registry
-from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
+from reflong.ingest.index.base import (
+    CachedIndex,
+    CitersReport,
+    IndexUnreachable,
+    citer_requests,
+    lookup_requests,
+)
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
@@ -114,6 +123,8 @@ class Plan:
     max_pdfs: int | None = None
     cut: str | None = None  # what --max-pdfs cut, when it cut anything
     local_catalog: str | None = None  # --source DIR: PDFs are copied, no request and no wait
+    citers: CitersReport | None = None  # what the paged citers lists may lack (None: no index)
+    index_notes: list[str] = field(default_factory=list)  # 429 waits, partial pages, merged works
 
     def by_role(self) -> dict[str, int]:
         counts = Counter(p.role for p in self.picks)
@@ -169,8 +180,10 @@ class Plan:
         if not self.index.startswith("none"):
             out.append(
                 f"  index: {made} requests ({kinds}), estimated {self.index_estimate}; "
-                f"{cached} answers from the store"
+                f"{cached} answers from the store" + "".join(f"; {note}" for note in self.index_notes)
             )
+        if self.citers is not None and self.citers.lists:
+            out.append(f"  citers: {_citers_text(self.citers)}")
         if self.keys:
             out.append(f"  keys: {len(self.keys)} (by citation band {band_text})")
         out += [
@@ -214,7 +227,43 @@ class Plan:
             "estimate_hours": round(self.estimate_hours(), 3),
             "hours_at_rules": round(self.hours_at_rules(), 3),
             "free_gb": round(self.free_gb, 1),
+            "citers_lists": self.citers.lists if self.citers else 0,
+            "citers_incomplete": self.citers.incomplete if self.citers else [],
+            "citers_without_id": self.citers.without_id if self.citers else 0,
+            "index_notes": list(self.index_notes),
         }
+
+
+def _citers_text(report: CitersReport) -> str:
+    """``8 lists paged; 1 incomplete (0 cut by the paging cap, 1 timed out at the index: 2403.00012);
+    3 citing rows without an index id skipped``."""
+    incomplete = report.incomplete
+    text = f"{report.lists} lists paged; {len(incomplete)} incomplete"
+    if incomplete:
+        shown = ", ".join(incomplete[:5]) + (", ..." if len(incomplete) > 5 else "")
+        text += (
+            f" ({len(report.capped)} cut by the paging cap, {len(report.timed_out)} timed out at the "
+            f"index: {shown})"
+        )
+    return text + f"; {report.without_id} citing rows without an index id skipped"
+
+
+def _index_notes(provider) -> list[str]:
+    """What the provider met on the way that the report must say (attributes a provider may have)."""
+    notes = []
+    waited = getattr(provider, "busy_waited", 0.0)
+    if waited:
+        notes.append(f"waited {waited:.0f} s out of 429 spells (no Retry-After)")
+    partial = getattr(provider, "timed_out_pages", 0)
+    if partial:
+        notes.append(f"{partial} partial pages (meta.timed_out)")
+    merged = getattr(provider, "found_by_location", 0)
+    if merged:
+        notes.append(
+            f"{merged} seeds found only by their arXiv location, not under arXiv's DOI (merged with a "
+            "published version, or no DOI)"
+        )
+    return notes
 
 
 def open_index(
@@ -297,6 +346,7 @@ def make_plan(
         if index is not None:
             plan.index_requests = Counter(index.provider.requests)
             plan.index_cached = Counter(index.hits)
+            plan.index_notes = _index_notes(index.provider)
     pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
     if index is None:
         # The distractors asked for first (they are few), the pool sample fills the budget left.
@@ -370,7 +420,8 @@ def _index_plan(
     order = key_order(counts, seed)
     done = index.cached_citers(a for a, _ in order[: settings.keys])
     uncached = len(seed_ids) - index.hits["batch"]
-    plan.index_estimate = lookup_requests(uncached, provider.batch_size) + sum(
+    per_batch = getattr(provider, "lookups_per_batch", 1)
+    plan.index_estimate = lookup_requests(uncached, provider.batch_size, per_batch) + sum(
         citer_requests(counts[a], provider.page_size, provider.max_citers)
         for a, _ in order[: settings.keys]
         if a not in done
@@ -378,11 +429,13 @@ def _index_plan(
     log.info("index plan: %d seed papers cited at least %d times", len(order), MIN_CITATIONS)
     citer_picks: dict[str, list[str]] = {}
     linked: set[str] = set()
+    paged: list[str] = []
     with progress(total=min(settings.keys, len(order)), desc="index citers", unit="key") as bar:
         for asked, (arxiv_id, band) in enumerate(order[: settings.keys * KEY_TRIES], start=1):
             if len(citer_picks) >= settings.keys:
                 break
             citers = index.citers(arxiv_id)
+            paged.append(arxiv_id)
             in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
             bar.set_postfix_str(f"{asked} seeds asked, {sum(provider.requests.values())} requests")
             if len(in_pool) < MIN_CITATIONS:
@@ -394,6 +447,7 @@ def _index_plan(
             )
             plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
             bar.update(1)
+    plan.citers = index.citers_report(paged)
     unlinked = [m for m in by_role[POOL] if m.arxiv_id not in linked]
     controls = seeded_sample(unlinked, settings.controls, seed, "controls", key=_vid)
     return citer_picks, controls

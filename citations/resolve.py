@@ -38,8 +38,9 @@ from rapidfuzz import fuzz
 
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import norm, words_with_boundaries
+from reflong.common.dois import split_dois
 
-RESOLVER_VERSION = "resolve-5"  # 5: title twins elsewhere on arXiv; 4: older year + other author rejects
+RESOLVER_VERSION = "resolve-6"  # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -70,7 +71,12 @@ class SeedTitle:
     title: str
     published: str | None = None  # first-version date, YYYY-MM-DD
     first_author: str | None = None
-    doi: str | None = None
+    doi: str | None = None  # one DOI or several, as arXiv's field or a seeds list gives them
+
+    @property
+    def dois(self) -> list[str]:
+        """Every DOI of the seed: a reference naming any of them names the seed."""
+        return split_dois(self.doi)
 
 
 @dataclass
@@ -162,8 +168,8 @@ class SeedIndex:
             phrase, last = _author_keys(info.first_author)
             self.by_id[info.arxiv_id] = len(self.seeds)
             self.by_doi[f"10.48550/arxiv.{info.arxiv_id}".lower()] = len(self.seeds)
-            if info.doi:
-                self.by_doi[info.doi.lower()] = len(self.seeds)
+            for doi in info.dois:
+                self.by_doi[doi.lower()] = len(self.seeds)
             toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
             self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last, frozenset(toks)))
             tokens.append(toks)

@@ -1,7 +1,7 @@
 """Where seed titles come from: the store's seed-role papers, or a JSON-lines file.
 
 The file format is that of ../shared/corpus/seeds.jsonl (``arxiv_id``, ``title``, ``published``;
-optional ``first_author``, ``doi``), so users can bring curated seed lists such as the 38 keys of
+optional ``first_author``, ``doi``: one DOI, several in one string or a list), so users can bring curated seed lists such as the 38 keys of
 Ref-Long's released Paper subset. Seeds are synced into the ``seed`` table; a seed whose title,
 first author or date changed gets a new ``seq`` so every paper is re-resolved against it.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from reflong.citations.resolve import SeedTitle
+from reflong.common.dois import split_dois
 from reflong.common.errors import ReflongError
 from reflong.common.textfiles import read_user_text
 from reflong.db.citations import Citation, Seed
@@ -42,9 +43,9 @@ def load_seed_file(path: str | Path) -> list[SeedTitle]:
             ) from None
         if not arxiv_id or not title:
             raise ReflongError(f"--seeds {path}, line {n}: empty arxiv_id or title")
-        seeds[arxiv_id] = SeedTitle(
-            arxiv_id, title, row.get("published"), row.get("first_author"), row.get("doi")
-        )
+        # "doi": one DOI, several in one string ("A; B", as arXiv's field has them) or a list.
+        doi = " ".join(split_dois(row.get("doi"))) or None
+        seeds[arxiv_id] = SeedTitle(arxiv_id, title, row.get("published"), row.get("first_author"), doi)
     if not seeds:
         raise ReflongError(f"--seeds {path} lists no seeds")
     return list(seeds.values())
@@ -57,8 +58,12 @@ def surname(name: str) -> str:
         return name.split(",", 1)[0].strip()
     parts = name.split()
     # Organisations ("DeepSeek-AI", "ATLAS Collaboration") are kept whole.
-    if len(parts) > 1 and parts[-1].lower() in {"collaboration", "team", "workshop", "consortium"}:
+    if len(parts) > 1 and parts[-1].lower() in {"collaboration", "team", "workshop", "consortium", "group"}:
         return name
+    # "A. A. Abdumalikov Jr." is cited as Abdumalikov (arXiv's author parser splits the suffix off
+    # the same way: arxiv-base arxiv/authors, pattern "name-name-prefix").
+    if len(parts) > 1 and parts[-1].rstrip(".").lower() in {"jr", "sr", "ii", "iii", "iv"}:
+        parts = parts[:-1]
     return parts[-1] if parts else ""
 
 

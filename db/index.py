@@ -7,7 +7,10 @@ was asked, so a killed or repeated run reads them from the store instead of the 
 * ``index_paper``      one batch-lookup answer per (source, arXiv id): citation count, or not found;
 * ``index_citation``   one row per (source, cited arXiv id, citing paper); ``citing_arxiv_id`` is
                        empty for citers that are not on arXiv (the index knows them, we cannot fetch);
-* ``index_citers_done`` a seed whose citations were paged to the end (or to the API's cap).
+* ``index_citers_done`` a seed whose citations were paged to the end (or to the API's cap), with
+                       what the list may lack: cut by the paging cap (``capped``), pages that
+                       stayed partial after the index's soft timeout (``timed_out``), and citing
+                       rows the index listed without an id of theirs (``n_without_id``, skipped).
 
 What a build did with them is kept per window: the chosen keys (``index_key``), the PDF plan by
 role (``plan_pick``), and the pairs where the index and our text resolver disagree
@@ -60,6 +63,13 @@ class IndexCitersDone(SQLModel, table=True):
     seed_arxiv_id: str = Field(index=True)
     n_citers: int = 0
     capped: bool = Field(default=False, description="True: the API's offset cap cut the list short")
+    timed_out: bool = Field(
+        default=False,
+        description="True: a page stayed partial (the index's soft timeout): citers may be missing",
+    )
+    n_without_id: int = Field(
+        default=0, description="citing rows the index listed with no id of the citing paper (skipped)"
+    )
     fetched_at: str = Field(default_factory=utcnow)
 
 

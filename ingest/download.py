@@ -5,6 +5,14 @@ A PDF lands in the cache as ``<id>v<N>.pdf`` only once it is complete and looks 
 renamed into place. A killed run leaves at most a ``.part`` file, which the next run resumes with
 an HTTP Range request (or restarts, if the server ignores Range). So a cache file is always whole,
 and a rerun downloads nothing that is already there.
+
+arXiv makes some PDFs from the TeX source when they are first asked for; until the PDF exists its
+``/pdf/<id>vN`` answers HTTP 200 with an HTML page saying so (arXiv's own fulltext service: "Classic
+PDF route will return 200 even if PDF is not yet generated. But at least it will be honest about
+the Content-Type"; sources in ``reflong/servers/arxiv_server.py``, ``FaultPlan``). Such an answer is
+``pdf-not-ready``, not ``not-a-pdf``: nothing is written (a ``.part`` file stays as it was) and the
+ingest asks for that PDF again later in the same run (``ingest/stage.py``); one still not ready
+after ``pdf_not_ready_tries`` is recorded as ``pdf-not-ready``, which a rerun asks for again.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from reflong.ingest.netpolicy import (
     busy_message,
     connection_reason,
     retry_after_seconds,
+    throttle_reason,
 )
 
 log = logging.getLogger(__name__)
@@ -41,8 +50,15 @@ class FetchOutcome:
     path: Path | None = None
     sha256: str | None = None
     size: int = 0
-    reason: str | None = None  # for failed: no-pdf | http-NNN | empty | not-a-pdf | truncated-pdf | network
+    # for failed: no-pdf | http-NNN | empty | not-a-pdf | truncated-pdf | network | pdf-not-ready
+    reason: str | None = None
     message: str = ""
+
+
+def generating_page(resp: requests.Response) -> bool:
+    """A 200 whose body is an HTML page, not the PDF: arXiv is still generating the PDF."""
+    ctype = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    return resp.status_code == 200 and ctype in ("text/html", "application/xhtml+xml")
 
 
 def cache_name(arxiv_id: str, version: int) -> str:
@@ -113,8 +129,10 @@ def download(conn: ArxivConnection, url: str, final: Path) -> FetchOutcome:
     Goes through the run's one ``ArxivConnection`` (same gate and session as the metadata).
     Raises NetworkError when the run must stop: the host cannot be reached at all (every other
     download would fail the same way), a 403 (``BlockedError``: arXiv blocks robots, going on
-    would be an attack) or a 429/503 spell beyond the retry budget (``ServiceBusyError``). Any
-    other failure is returned as ``failed`` and the run goes on.
+    would be an attack), a throttling spell (429s, no answers) beyond ``throttle_minutes`` or a
+    503 spell beyond the retries (``ServiceBusyError``). Any other failure is returned as
+    ``failed`` and the run goes on; a PDF still being generated is ``failed`` with reason
+    ``pdf-not-ready`` at once (the caller asks again later, see the module's docstring).
     """
     policy = conn.policy
     hit = cached(final)
@@ -126,10 +144,20 @@ def download(conn: ArxivConnection, url: str, final: Path) -> FetchOutcome:
     while True:
         have = part.stat().st_size if part.exists() else 0
         headers = {"Range": f"bytes={have}-"} if have else {}
-        problem, retry_after, busy = None, None, False
+        problem, retry_after, busy, throttled = None, None, False, None
         try:
             with conn.send(url, "pdf", headers=headers, stream=True) as resp:
-                if resp.status_code == 416:  # our partial file is no prefix of theirs: start over
+                throttled = throttle_reason(resp)
+                if throttled is not None:
+                    retry_after = retry_after_seconds(resp)  # waited out below, once this answer is closed
+                elif generating_page(resp):
+                    return FetchOutcome(
+                        "failed",
+                        reason="pdf-not-ready",
+                        message=f"arXiv answered an HTML page (HTTP 200) for {url}: the PDF is still "
+                        "being generated from the source",
+                    )
+                elif resp.status_code == 416:  # our partial file is no prefix of theirs: start over
                     part.unlink(missing_ok=True)
                     problem = "HTTP 416"
                 elif resp.status_code in RETRY_STATUS:
@@ -154,8 +182,8 @@ def download(conn: ArxivConnection, url: str, final: Path) -> FetchOutcome:
                         for block in resp.iter_content(_CHUNK):
                             fh.write(block)
                     return _commit(part, final, "fetched")
-        except requests.ReadTimeout:
-            problem = f"no answer within {policy.timeout:g} s"
+        except requests.ReadTimeout:  # perhaps a 429 still on its way: arXiv's can take 2 minutes
+            throttled = f"no answer within {policy.timeout:g} s"
         except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout, broken body
             # Either the host is unreachable or the body broke off (a hang, a reset): the bytes
             # received so far stay in the .part file and the next try resumes from there.
@@ -176,6 +204,9 @@ def download(conn: ArxivConnection, url: str, final: Path) -> FetchOutcome:
                 problem = f"connection failed ({reason})"
         except requests.RequestException as exc:
             problem = f"download failed ({type(exc).__name__})"
+        if throttled is not None:
+            conn.wait_throttled("pdf", url, throttled, retry_after)
+            continue
         attempt += 1
         if attempt > policy.retries and busy:
             raise ServiceBusyError(busy_message(url, problem, attempt))

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from reflong.common.dois import split_dois
+
 # New-style ids (2403.01234, 0704.0001) and old-style ids (hep-th/9901001), each with an optional vN.
 _ID_RE = re.compile(r"^(?P<id>(\d{4}\.\d{4,5})|([a-z][a-z\-]*(\.[A-Z]{2})?/\d{7}))(v(?P<v>\d+))?$")
 
@@ -98,7 +100,7 @@ class ArxivRecord:
     categories: list[str] = field(default_factory=list)  # primary first
     versions: list[PaperVersion] = field(default_factory=list)  # ascending
     comment: str | None = None
-    doi: str | None = None
+    doi: str | None = None  # the field as arXiv gives it: one DOI or several ("A B", "A; B")
     datestamp: str | None = None  # OAI-PMH datestamp (last modification)
     deleted: bool = False  # OAI-PMH header status="deleted"
     complete: bool = True  # every version is known (OAI: yes; API: only v1 and the latest)
@@ -107,6 +109,11 @@ class ArxivRecord:
     @property
     def primary_category(self) -> str | None:
         return self.categories[0] if self.categories else None
+
+    @property
+    def dois(self) -> list[str]:
+        """Every DOI of the ``doi`` field (``reflong.common.dois``)."""
+        return split_dois(self.doi)
 
     @property
     def first_published(self) -> str | None:

@@ -12,8 +12,12 @@ for OAI-PMH):
    controls and sampled distractors, or a stratified sample of the pool without an index, under
    ``--max-pdfs``; it is logged first (and is all ``--dry-run`` does);
 4. the planned PDFs go to the cache, one commit per PDF (skipped with
-   ``--no-pdfs``). Every request (OAI, API, PDF) goes through one ``ArxivConnection``: one
-   session, the 3 s gate, one retry policy; a 403 or a long 429/503 spell stops the run, resumably.
+   ``--no-pdfs``); a PDF arXiv is still generating is asked again after the others, at least
+   ``pdf_not_ready_wait`` later, up to ``pdf_not_ready_tries`` requests, then recorded as
+   ``pdf-not-ready`` (a rerun asks again). Every request (OAI, API, PDF) goes through one
+   ``ArxivConnection``: one session, the 3 s gate, one retry policy; a 403, a throttling spell
+   longer than ``--throttle-minutes`` or a long 503 spell stops the run, resumably. The summary
+   line says how often and how long arXiv throttled the run.
 
 From a local catalog (``--source DIR``, see ``catalog.source``):
 
@@ -32,7 +36,8 @@ roles: roles belong to a build and are assigned when one is made.
 from __future__ import annotations
 
 import logging
-from collections import Counter
+import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +83,7 @@ class IngestSettings:
     net: NetPolicy = field(default_factory=NetPolicy)
     metadata: str = "oai"  # oai (OAI-PMH, arXivRaw) | api (the search API)
     pdfs: bool = True  # False: metadata and roles only (--no-pdfs)
+    disk_check: bool = True  # False: fetch even when the plan's GB estimate exceeds the free space
     api_page_size: int = API_PAGE_SIZE
     api_result_cap: int = API_RESULT_CAP
     plan: PlanSettings = field(default_factory=PlanSettings)
@@ -95,6 +101,8 @@ class IngestSummary:
     skipped: int = 0  # records skipped for bad metadata
     reasons: Counter = field(default_factory=Counter)  # failure reasons of this run
     requests: Counter = field(default_factory=Counter)  # requests sent to arXiv, by kind
+    throttle_spells: int = 0  # times arXiv throttled (429s, no answers) and the run waited it out
+    throttle_seconds: float = 0.0  # how long those spells lasted in all
     plan: Plan | None = None
 
     def nothing_usable(self) -> str | None:
@@ -120,6 +128,12 @@ class IngestSummary:
             + (
                 "; requests " + ", ".join(f"{k} {v}" for k, v in sorted(self.requests.items()))
                 if self.requests
+                else ""
+            )
+            + (
+                f"; arXiv throttled {self.throttle_spells} spell{'s' if self.throttle_spells != 1 else ''}"
+                f" ({self.throttle_seconds:.0f} s waited out)"
+                if self.throttle_spells
                 else ""
             )
         )
@@ -243,6 +257,7 @@ def _plan(
     cache_dir: Path,
     metadata_requests: int,
     plan_callback: PlanCallback,
+    progress: ProgressFactory = null_progress,
 ) -> Plan:
     """Make, log and hand over the plan of this window (see ``plan``)."""
     plan = make_plan(
@@ -255,6 +270,8 @@ def _plan(
         settings.net.timeout,
         settings.net.retries,
         is_cached=lambda m: (cache_dir / cache_name(m.arxiv_id, m.version)).is_file(),
+        progress=progress,
+        local_catalog=settings.source_dir,
     )
     plan.metadata_requests = metadata_requests
     if plan_callback is not None:
@@ -358,38 +375,76 @@ def _run_arxiv(
             metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
             plan = _plan(
                 engine, settings, build.label, _window_metas(session, build.label), cache_dir,
-                metadata_requests, plan_callback,
+                metadata_requests, plan_callback, progress,
             )  # fmt: skip
             summary.plan = plan
             if settings.pdfs and not settings.plan.dry_run:
+                _check_disk(settings, plan)
                 _fetch_pdfs(session, conn, [p.meta for p in plan.picks], cache_dir, summary, progress)
     finally:
         summary.requests.update(conn.requests_by_kind)
+        summary.throttle_spells = conn.throttling.spells
+        summary.throttle_seconds = conn.throttling.seconds
     return summary
+
+
+def _check_disk(settings: IngestSettings, plan: Plan) -> None:
+    """Refuse, in one line, a fetch whose estimate does not fit the free space (``--no-disk-check``)."""
+    if settings.disk_check and (why := plan.short_of_disk()):
+        raise ReflongError(why)
 
 
 def _fetch_pdfs(
     session, conn: ArxivConnection, metas: list[PaperMeta], cache_dir: Path, summary, progress
 ) -> None:
-    """The planned PDFs, at their pinned versions, one commit each."""
+    """The planned PDFs, at their pinned versions, one commit each.
+
+    A PDF arXiv is still generating (``pdf-not-ready``) waits in a queue while the others are
+    fetched, and is asked again ``pdf_not_ready_wait`` seconds after its last try at the earliest,
+    up to ``pdf_not_ready_tries`` requests; then it is recorded as ``pdf-not-ready``."""
+    policy = conn.policy
+    not_ready: deque[tuple[PaperMeta, int, float]] = deque()  # (paper, requests so far, last request)
+
+    def fetch(meta: PaperMeta) -> FetchOutcome:
+        if not meta.pdf_url:
+            return FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
+        try:
+            return download(conn, meta.pdf_url, cache_dir / cache_name(meta.arxiv_id, meta.version))
+        except NetworkError:
+            session.commit()
+            raise
+
+    def settle(meta: PaperMeta, outcome: FetchOutcome, tries: int) -> None:
+        if outcome.reason == "pdf-not-ready" and tries < policy.pdf_not_ready_tries:
+            log.warning(
+                "arXiv is still generating the PDF of %s (an HTML page instead); asking again after the "
+                "other PDFs, in %g s at the earliest (request %d of %d)",
+                meta.vid,
+                policy.pdf_not_ready_wait,
+                tries,
+                policy.pdf_not_ready_tries,
+            )
+            not_ready.append((meta, tries, time.monotonic()))
+            return
+        if outcome.reason == "pdf-not-ready":
+            outcome = FetchOutcome(
+                "failed",
+                reason="pdf-not-ready",
+                message=f"{outcome.message}; still so after {tries} requests, "
+                f"{policy.pdf_not_ready_wait:g} s or more apart: a rerun asks again",
+            )
+        _record_outcome(session, meta, outcome, summary)
+        session.commit()
+        bar.update(1)
+        bar.set_postfix_str(f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}")
+
     with progress(total=len(metas), desc="PDFs", unit="pdf") as bar:
         for meta in metas:
-            if not meta.pdf_url:
-                outcome = FetchOutcome("failed", reason="no-pdf", message=f"no PDF link for {meta.vid}")
-            else:
-                try:
-                    outcome = download(
-                        conn, meta.pdf_url, cache_dir / cache_name(meta.arxiv_id, meta.version)
-                    )
-                except NetworkError:
-                    session.commit()
-                    raise
-            _record_outcome(session, meta, outcome, summary)
-            session.commit()
-            bar.update(1)
-            bar.set_postfix_str(
-                f"fetched {summary.fetched}, cached {summary.cached}, failed {summary.failed}"
-            )
+            settle(meta, fetch(meta), 1)
+        while not_ready:
+            meta, tries, last = not_ready.popleft()
+            conn.politeness.sleep(last + policy.pdf_not_ready_wait - time.monotonic())
+            settle(meta, fetch(meta), tries + 1)
 
 
 def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: IngestSummary) -> None:
@@ -449,11 +504,13 @@ def _run_local(
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
-            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback)
+            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback, progress)
             summary.plan = plan
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:
             todo = []
+        if todo and summary.plan is not None:
+            _check_disk(settings, summary.plan)
         with progress(total=len(todo), desc="PDFs", unit="pdf") as bar:
             for _role, meta in todo:
                 try:

@@ -47,6 +47,7 @@ def _index_rows(world: Path) -> list[dict]:
 def _client(url: str, **kw) -> S2Index:
     client = S2Index(url, api_key=kw.pop("api_key", ""), delay=0.0, **kw)
     client.policy = NetPolicy(delay=0.0, retries=4, backoff=0.2)
+    client.busy_first, client.busy_max, client.busy_budget = 0.2, 1.0, 30.0  # S2's 5-60 s, shortened
     return client
 
 
@@ -80,7 +81,7 @@ def test_citers_are_paged_to_the_end_with_arxiv_ids_and_off_arxiv_citers(world):
     assert any(c.arxiv_id is None for c in page.citers)  # the index knows citers we cannot fetch
 
 
-def test_429_without_a_key_is_retried_after_retry_after(world):
+def test_429_without_a_key_is_waited_out_without_retry_after(world):
     rows = _index_rows(world)
     seeds = sorted({r["cited"] for r in rows})[:4]
     with S2Server(world, shared_limit=2, shared_window=1.0) as server:
@@ -89,7 +90,9 @@ def test_429_without_a_key_is_retried_after_retry_after(world):
         stats = requests.get(server.url + "/_stats").json()
     assert stats.get("status:429", 0) >= 1  # the shared pool ran over
     assert client.retries == stats["status:429"]
-    assert client.politeness.waited >= 1.0  # waited at least the server's Retry-After (1 s)
+    assert (
+        client.politeness.waited >= 0.2 and client.busy_waited == client.politeness.waited
+    )  # no Retry-After
     for seed, page in zip(seeds, answers, strict=True):
         assert len(page.citers) == sum(r["cited"] == seed for r in rows)
 
@@ -105,8 +108,8 @@ def test_a_key_gets_one_request_per_second_and_a_bad_key_is_refused(world):
         r3 = requests.post(
             server.url + "/graph/v1/paper/batch", json={"ids": []}, headers={"x-api-key": "bad"}
         )
-    assert r1.status_code == 200 and r2.status_code == 429 and r2.headers["Retry-After"] == "1"
-    assert r3.status_code == 403
+    assert r1.status_code == 200 and r2.status_code == 429 and "Retry-After" not in r2.headers
+    assert r2.json()["code"] == "429" and r3.status_code == 403
 
 
 def test_bad_ids_limits_and_fields_are_400_as_s2_answers(world):

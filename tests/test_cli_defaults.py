@@ -51,6 +51,7 @@ INGEST = {
     "delay": (NetPolicy, "delay"),
     "timeout": (NetPolicy, "timeout"),
     "retries": (NetPolicy, "retries"),
+    "throttle_minutes": (NetPolicy, "throttle_minutes"),
     "citation_index": (PlanSettings, "citation_index"),
     "index_delay": (PlanSettings, "index_delay"),
     "n_keys": (PlanSettings, "keys"),

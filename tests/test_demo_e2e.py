@@ -68,23 +68,29 @@ def test_hard_tasks_have_four_or_five_positives_and_confusers(demo_out):
 
 
 def test_the_printed_next_commands_work_on_what_the_demo_built(demo_out):
-    """The demo prints follow-up commands (issue 12, item 13); each runs as printed."""
+    """The demo prints follow-up commands (issue 12, item 13); each runs as printed, and run in
+    the printed order none undoes an earlier one (issue 20, finding 10c: `paper --reuse-db` owns
+    its --out and used to remove the report.html written one step before)."""
     import shlex
 
     out, output = demo_out
     lines = [
         line.split("#")[0].strip() for line in output.splitlines() if line.startswith("  reflong-build ")
     ]
-    assert [shlex.split(line)[1] for line in lines] == ["report", "audit", "paper"]
+    assert [shlex.split(line)[1] for line in lines] == ["audit", "paper", "report"]
     results = {}
+    seen: set[str] = set()
     for line in lines:
         args = shlex.split(line)[1:]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, (line, result.output)
         results[args[0]] = result.output
-        if args[0] == "report":
-            assert (out / "paper" / "report.html").is_file()
+        now = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+        assert seen <= now, (line, sorted(seen - now))  # nothing an earlier command wrote is gone
+        seen = now
+    assert (out / "paper" / "report.html").is_file()
     assert "build 2: 800 tasks in 8 files" in results["paper"] and "changed:" not in results["paper"]
+    assert "removed" not in results["paper"]
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for line in lines:  # the README shows the same commands (with the default --out)
         assert line.replace(str(out), "reflong-demo") in readme

@@ -22,7 +22,7 @@ from reflong.servers.arxiv_server import ArxivServer, FaultPlan
 
 APRIL_CL = "cat:cs.CL AND submittedDate:[202204010000 TO 202209302359]"  # 6 papers
 APRIL_IDS = ["2204.02311v1", "2204.05862", "2204.10628v1", "2205.01068v1", "2206.07682", "2206.10883v3"]
-POLICY = NetPolicy(delay=0.01, backoff=0.2, timeout=2.0, retries=3)
+POLICY = NetPolicy(delay=0.01, backoff=0.2, timeout=2.0, retries=3, throttle_backoff=0.2)
 
 
 @pytest.fixture()
@@ -87,7 +87,9 @@ def test_503_is_retried_with_growing_backoff_then_gives_up(server):
 
 def test_hang_times_out_and_is_retried(server):
     server.faults.add("api:1:hang")
-    client = PoliteArxivClient(server.url, NetPolicy(delay=0.01, backoff=0.05, timeout=0.5))
+    client = PoliteArxivClient(
+        server.url, NetPolicy(delay=0.01, backoff=0.05, timeout=0.5, throttle_backoff=0.05)
+    )
     began = time.monotonic()
     assert _ids(client.search(APRIL_CL)) == APRIL_IDS
     assert time.monotonic() - began >= 0.5 and len(_api_times(server)) == 2
@@ -168,7 +170,7 @@ def test_pdf_503_and_a_broken_body_are_retried_and_resumed(server, tmp_path, db_
 
 def test_pdf_hang_times_out_and_is_retried(server, tmp_path, db_path):
     server.faults.add("pdf:1:hang")
-    net = NetPolicy(delay=0.01, backoff=0.05, timeout=0.5)
+    net = NetPolicy(delay=0.01, backoff=0.05, timeout=0.5, throttle_backoff=0.05)
     summary = run_ingest(open_store(db_path), _settings(tmp_path, server, net=net))
     assert (summary.fetched, summary.failed) == (2, 1)
 

@@ -221,8 +221,9 @@ def test_arxivraw_record_and_withdrawal(catalog_dir: Path) -> None:
     v1, v2 = raw.findall("r:version", NS)
     assert v1.findtext("r:date", namespaces=NS).startswith("Thu, 01 Feb 2024 ")
     assert v1.findtext("r:size", namespaces=NS).endswith("kb") and v1.find("r:source_type", NS) is None
+    # arXiv's notice: source format "withdrawn" -> "I", 42 bytes -> 0kb (tests/data/real/arxiv_oaipmh)
     assert (
-        v2.findtext("r:size", namespaces=NS) == "1kb" and v2.findtext("r:source_type", namespaces=NS) == "I"
+        v2.findtext("r:size", namespaces=NS) == "0kb" and v2.findtext("r:source_type", namespaces=NS) == "I"
     )
     comments = raw.findtext("r:comments", namespaces=NS)
     assert comments == WITHDRAWN["comment"] and "withdrawn" not in comments.lower()
@@ -325,7 +326,7 @@ def test_scythe_harvests_every_record(catalog_dir: Path) -> None:
     assert sorted(ids) == sorted(CS_IDS)
     assert stats["by_kind_status"]["oai"] == {"200": 4, "503": 1}  # 28 records / 7 a page, one retry
     withdrawn = next(r for r in records if r.header.identifier.endswith("2402.00104"))
-    assert withdrawn.metadata["size"][-1] == "1kb"
+    assert withdrawn.metadata["size"][-1] == "0kb" and withdrawn.metadata["source_type"][-1] == "I"
 
 
 def test_current_server_identify_limits_and_stateless_tokens(catalog_dir: Path) -> None:

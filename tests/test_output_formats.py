@@ -19,6 +19,7 @@ from reflong.assemble.records import TaskRecord
 from reflong.assemble.synthetic.build import Candidate, Length, SettingSpec, run_build
 from reflong.assemble.writers import formats
 from reflong.assemble.writers.base import OutputSpec, StagedFiles
+from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.common.tokenizer import get_tokenizer
 
@@ -125,8 +126,8 @@ def test_a_failure_while_closing_removes_the_files_already_closed(tmp_path, monk
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(formats, "FORMATS", (*formats.FORMATS, DiskFullOnClose))
-    with pytest.raises(OSError, match="No space left"):
-        _build(tmp_path / "out")
+    with pytest.raises(ReflongError, match="No space left on device while writing toy_2K"):
+        _build(tmp_path / "out")  # one line naming the configuration and the folder
     assert [p for p in (tmp_path / "out").rglob("*") if p.is_file()] == []
 
 

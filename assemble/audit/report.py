@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from reflong.assemble.audit import plots
 from reflong.assemble.audit.build_lookup import find_build
@@ -76,6 +76,8 @@ class ReportData:
     edge_scores: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (method, band) -> scores
     edge_counts: dict[str, int] = field(default_factory=dict)  # effective band -> edges (verdicts applied)
     verdicts: dict[str, int] = field(default_factory=dict)  # verdict -> edges of this build's keys
+    n_keys: int = 0  # keys of this build's tasks: the edges above are those pointing at them
+    store_edges: int = 0  # every edge in the store, to any seed (what `reflong-build stats` counts)
     queue: dict[str, int] = field(default_factory=dict)  # audit queue kind -> rows
     queue_top: list = field(default_factory=list)  # the first QUEUE_SHOWN queue rows
     evaluations: list = field(default_factory=list)  # report_eval.EvalSeries read from OUT/eval/
@@ -136,9 +138,9 @@ def collect_report(
             .where(BuildTask.build_id == build.id)
             .order_by(BuildTask.difficulty, BuildTask.length, BuildTask.task_index)
         ).all()
-        edges = session.exec(
-            select(Citation).where(Citation.seed_arxiv_id.in_(sorted({t.key_arxiv_id for t in tasks})))
-        ).all()
+        keys = sorted({t.key_arxiv_id for t in tasks})
+        edges = session.exec(select(Citation).where(Citation.seed_arxiv_id.in_(keys))).all()
+        store_edges = session.exec(select(func.count()).select_from(Citation)).one()
         verdicts = verdicts_for(session)
     report = json.loads(build.report_json or "{}")
     edge_scores: dict[tuple[str, str], list[float]] = {}
@@ -188,6 +190,8 @@ def collect_report(
         outputs_check=_check_outputs(build, tasks),
         edge_scores={k: sorted(v) for k, v in sorted(edge_scores.items())},
         edge_counts=edge_counts,
+        n_keys=len(keys),
+        store_edges=store_edges,
         verdicts=verdict_counts,
         queue={kind: queue[kind] for kind in KIND_ORDER if queue[kind]},
         queue_top=queue_rows[:QUEUE_SHOWN],
@@ -326,7 +330,10 @@ def _fp_section(data: ReportData) -> str:
 
 def _edges_section(data: ReportData) -> str:
     if not data.edge_scores:
-        return _none("No citation edges point at this build's keys.")
+        return _none(
+            f"No citation edges point at this build's keys (the store holds {data.store_edges} edges "
+            "to other seeds: `reflong-build stats`)."
+        )
     figure = plots.scores_by_method_and_band(data.edge_scores, "fig-edge-scores")
     methods = sorted({m for m, _ in data.edge_scores})
     bands = ["accept", "review", "reject"]
@@ -337,8 +344,11 @@ def _edges_section(data: ReportData) -> str:
     table = _table(["method", *bands], rows, ids)
     decided = ", ".join(f"{n} {band}" for band, n in data.edge_counts.items())
     verdicts = ", ".join(f"{n} {v}" for v, n in data.verdicts.items()) or "none yet"
+    in_build = sum(len(v) for v in data.edge_scores.values())
     note = (
-        "<p>Resolver bands as stored (before verdicts). With verdicts applied, as builds use them: "
+        f"<p>Only the {in_build} edges to this build's {data.n_keys} keys are counted here; the store "
+        f"holds {data.store_edges} edges to every seed (`reflong-build stats`). "
+        "Resolver bands as stored (before verdicts). With verdicts applied, as builds use them: "
         f"{escape(decided)}. Verdicts on these edges: {escape(verdicts)}.</p>"
     )
     return f"<figure>{figure}</figure>{note}{table}"

@@ -8,11 +8,11 @@ provenance in the manifest: every paper with its version and PDF sha256.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, CardSection, render_card
-from reflong.assemble.manifest import write_manifest
+from reflong.assemble.manifest import BuildInProgress
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.prompts import paper_template
 from reflong.assemble.records import DocumentRecord, TaskRecord
@@ -187,52 +187,70 @@ def write_paper_outputs(
     settings: PaperSettings,
     provenance: dict,
     command: str = "reflong-build paper",
-    extra_files: tuple[Path, ...] = (),
+    extra_files: Mapping[Path, bytes] | None = None,
     progress: ProgressFactory = null_progress,
     card_sections: Sequence[CardSection] = (),
+    previous: Mapping[str, str | None] | None = None,
+    n_tasks: Mapping[str, int] | None = None,
 ) -> tuple[list[Path], list[ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files.
 
     ``configs``: per configuration in output order, its tasks in task order, taken one at a time
-    by that configuration's ``ConfigWriter`` (memory flat in the number of tasks, issue 12)."""
+    by that configuration's ``ConfigWriter`` (memory flat in the number of tasks, issue 12).
+    ``extra_files`` (e.g. build_report.json) are written after the card, just before the
+    manifest; ``previous``: the previous build's files (``claim_outputs``), listed by the
+    unfinished manifest while this build writes (``BuildInProgress``); ``n_tasks``: tasks per
+    configuration, for the space check before each one."""
     out_dir = Path(out_dir)
     template = paper_template(settings.question_last)
     output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
     files: list[Path] = []
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}
-    with progress(total=len(configs), desc="write", unit="config") as bar:
-        for config, tasks in configs:
-            with ConfigWriter(out_dir, config, format_writers(output_spec)) as writer:
-                for task in tasks:
-                    record = to_record(task, template.name)
-                    writer.add(record)
-                    for section in card_sections:
-                        section.add(config, record)
-            prompt_files[config] = prompt_file(output_spec, config)
-            files += writer.files
-            stats.append(writer.stats)
-            bar.update(1)
-    run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
-    card = out_dir / CARD_NAME
-    extra = _report_section(report)
-    for section in card_sections:
-        text, written = section.render(out_dir)
-        extra += text
-        files += written
-    card_text = render_card(
-        TITLE,
-        DESCRIPTION,
-        stats,
-        run_settings,
-        settings.tokenizer,
-        prompt_files,
-        META,
-        answers_dir=".",
-        extra_sections=extra,
-    )
-    write_atomic(card, card_text.encode("utf-8"))
-    files += [card, *extra_files]
-    inputs = provenance.get("papers", [])
-    manifest = write_manifest(out_dir, command, run_settings, inputs, files, stats)
+    extra_files = dict(extra_files or {})
+    summaries = [CARD_NAME, *(p.relative_to(out_dir).as_posix() for p in extra_files)]
+    n_tasks = n_tasks or {}
+    with BuildInProgress(out_dir, command, previous or {}, summaries) as build:
+        with progress(total=len(configs), desc="write", unit="config") as bar:
+            for config, tasks in configs:
+                writers = format_writers(output_spec)
+                with ConfigWriter(out_dir, config, writers, n_tasks.get(config)) as writer:
+                    for task in tasks:
+                        record = to_record(task, template.name)
+                        writer.add(record)
+                        for section in card_sections:
+                            section.add(config, record)
+                prompt_files[config] = prompt_file(output_spec, config)
+                files += writer.files
+                build.add(writer.files)
+                stats.append(writer.stats)
+                bar.update(1)
+        run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
+        card = out_dir / CARD_NAME
+        extra = _report_section(report)
+        for section in card_sections:
+            text, written = section.render(out_dir)
+            extra += text
+            files += written
+            build.add(written)
+        card_text = render_card(
+            TITLE,
+            DESCRIPTION,
+            stats,
+            run_settings,
+            settings.tokenizer,
+            prompt_files,
+            META,
+            answers_dir=".",
+            extra_sections=extra,
+        )
+        write_atomic(card, card_text.encode("utf-8"))
+        files.append(card)
+        build.add([card])
+        for path, data in extra_files.items():
+            write_atomic(path, data)
+            files.append(path)
+            build.add([path])
+        inputs = provenance.get("papers", [])
+        manifest = build.finish(run_settings, inputs, stats)
     return files, stats, manifest

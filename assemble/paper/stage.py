@@ -32,7 +32,6 @@ from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.index_agreement import stored_agreement
-from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.common.progress import ProgressFactory, null_progress
@@ -217,8 +216,8 @@ def run_paper_build(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     claim = claim_outputs(out_dir)
-    report_path = out_dir / REPORT_NAME
-    write_atomic(report_path, (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode())
+    report_path = out_dir / REPORT_NAME  # written last, before the manifest: see BuildInProgress
+    report_bytes = (json.dumps(report.to_json(), indent=2, sort_keys=True) + "\n").encode()
     prompt_tokens: dict[tuple[str, str], array] = {}
 
     def measured(difficulty: str, label: str) -> Iterator[RenderedTask]:
@@ -234,9 +233,11 @@ def run_paper_build(
         report,
         settings,
         provenance,
-        extra_files=(report_path,),
+        extra_files={report_path: report_bytes},
         progress=progress,
         card_sections=card_sections,
+        previous=claim.previous,
+        n_tasks={f"{d}_{label}": prepared.kept[d] for d, label in prepared.configs()},
     )
     removed = claim.finish(files)
     hashes = {p.relative_to(out_dir).as_posix(): sha256_file(p) for p in [*files, manifest]}

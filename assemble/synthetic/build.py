@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reflong.assemble.cumulative_sampling import answer_positions, cumulative_tasks
 from reflong.assemble.dataset_card import CARD_NAME, CardMeta, CardSection, render_card
-from reflong.assemble.manifest import write_manifest
+from reflong.assemble.manifest import BuildInProgress
 from reflong.assemble.outputs_ownership import claim_outputs
 from reflong.assemble.prompts import Template, additive_tokenizer, split_block
 from reflong.assemble.records import DocumentRecord, TaskRecord
@@ -214,39 +214,43 @@ def run_build(
     files: list[Path] = []
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}
-    for spec in specs:
-        for config, tasks in stream_configs(
-            spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
-        ):
-            # Streamed: each task goes to the files as it is made (memory flat in --tasks).
-            with ConfigWriter(out_dir, config, format_writers(output_spec)) as writer:
-                for task in tasks:
-                    writer.add(task)
-                    for section in card_sections:
-                        section.add(config, task)
-            prompt_files[config] = prompt_file(output_spec, config)
-            files += writer.files
-            stats.append(writer.stats)
-    card = out_dir / CARD_NAME
-    extra = ""
-    for section in card_sections:
-        text, written = section.render(out_dir)
-        extra += text
-        files += written
-    write_atomic(
-        card,
-        render_card(
-            title,
-            description,
-            stats,
-            settings,
-            tokenizer.name,
-            prompt_files,
-            meta or CardMeta(("original",), "See the licenses of the input texts."),
-            write_dataset,
-            extra_sections=extra,
-        ).encode("utf-8"),
-    )
-    files.append(card)
-    manifest = write_manifest(out_dir, command, settings, inputs, files, stats)
+    with BuildInProgress(out_dir, command, claim.previous, [CARD_NAME]) as build:
+        for spec in specs:
+            for config, tasks in stream_configs(
+                spec, lengths, template, n_tasks, reseed_each_length, tokenizer, progress
+            ):
+                # Streamed: each task goes to the files as it is made (memory flat in --tasks).
+                with ConfigWriter(out_dir, config, format_writers(output_spec), n_tasks) as writer:
+                    for task in tasks:
+                        writer.add(task)
+                        for section in card_sections:
+                            section.add(config, task)
+                prompt_files[config] = prompt_file(output_spec, config)
+                files += writer.files
+                build.add(writer.files)
+                stats.append(writer.stats)
+        card = out_dir / CARD_NAME
+        extra = ""
+        for section in card_sections:
+            text, written = section.render(out_dir)
+            extra += text
+            files += written
+            build.add(written)
+        write_atomic(
+            card,
+            render_card(
+                title,
+                description,
+                stats,
+                settings,
+                tokenizer.name,
+                prompt_files,
+                meta or CardMeta(("original",), "See the licenses of the input texts."),
+                write_dataset,
+                extra_sections=extra,
+            ).encode("utf-8"),
+        )
+        files.append(card)
+        build.add([card])
+        manifest = build.finish(settings, inputs, stats)
     return BuildResult(stats, files, manifest, claim.finish(files))

@@ -43,7 +43,10 @@ class OutputSpec:
 
 
 class FormatWriter(Protocol):
-    """One output format, one configuration at a time (see the module doc)."""
+    """One output format, one configuration at a time (see the module doc).
+
+    Optional: ``min_bytes(task) -> int``, the bytes the format writes at least for a task; the
+    fan-out's space check multiplies it by the configuration's task count (``config_writer``)."""
 
     def open(self, out_dir: Path, config: str) -> None:
         """Start ``config``'s files under ``out_dir`` (as ``.part`` files)."""

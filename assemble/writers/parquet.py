@@ -5,6 +5,15 @@ travels with the file, so ``load_dataset`` reads the columns back with their typ
 writer feeds `datasets`' parquet options row group by row group: the same bytes as
 ``Dataset.to_parquet`` while the data fits one row group of ``ROW_GROUP_BYTES`` (as `datasets`
 writes it), beyond that the same table in row groups of that size. Memory holds one row group.
+
+Why pyarrow never writes to the disk itself: with content-defined chunking (`datasets`' default,
+``DEFAULT_CDC_OPTIONS``) pyarrow 26 checks each chunk's write with a fatal assertion
+(``column_writer.cc``: "Check failed: _s.ok() ... WriteArrowDense"), so a sink that fails inside
+``write_table`` (disk full) aborts the whole process (SIGABRT, exit 134) and leaves the ``.part``
+behind, whether the sink is a path or a Python file. So pyarrow writes into memory
+(``_MemorySink``, which cannot fail) and this module copies each finished row group, then the
+footer, to the ``.part`` file with plain Python writes: a full disk is an ``OSError`` like any
+other, and the writer's ``abort`` removes the file.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from reflong.assemble.records import TaskRecord
 from reflong.assemble.writers.base import OutputSpec, StagedFiles
@@ -94,6 +104,44 @@ def write_parquet(out_dir: Path, config: str, tasks: Sequence[TaskRecord], featu
     return path
 
 
+class _MemorySink:
+    """A write-only file object for pyarrow that keeps the bytes until ``drain`` copies them out.
+
+    pyarrow calls ``write``/``tell``/``flush``/``close``; none of them touches the disk, so nothing
+    can fail inside pyarrow's writer (see the module doc). ``drain`` is called between pyarrow's
+    calls, from our code, where an ``OSError`` unwinds normally."""
+
+    def __init__(self, target: BinaryIO) -> None:
+        self.target = target
+        self.buffer = bytearray()
+        self.position = 0
+        self.closed = False
+
+    def write(self, data) -> int:
+        n = len(data)
+        self.buffer += data
+        self.position += n
+        return n
+
+    def tell(self) -> int:
+        return self.position
+
+    def flush(self) -> None:
+        pass
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.closed = True  # the target is closed by its owner (StagedFiles)
+
+    def drain(self) -> None:
+        """Copy what pyarrow wrote so far to the target file (memory then holds nothing)."""
+        if self.buffer:
+            self.target.write(self.buffer)
+            self.buffer = bytearray()
+
+
 class ParquetDatasetWriter:
     """``Dataset.to_parquet`` of `datasets`, fed task by task: the same writer options, schema
     (with the features in its metadata) and closing metadata; rows buffered up to one row group."""
@@ -119,8 +167,9 @@ class ParquetDatasetWriter:
         self._limit = self.row_group_bytes or ROW_GROUP_BYTES  # read now: benches may lower it
         schema = self.features.arrow_schema
         self._cdc = datasets_config.DEFAULT_CDC_OPTIONS
+        self._sink = _MemorySink(self._files.open(parquet_path(out_dir, config)))
         self._writer = pq.ParquetWriter(
-            str(self._files.stage(parquet_path(out_dir, config))),
+            self._sink,
             schema=schema,
             use_content_defined_chunking=self._cdc,
             write_page_index=True,
@@ -139,6 +188,7 @@ class ParquetDatasetWriter:
 
         if self._rows:
             self._writer.write_table(pa.Table.from_pylist(self._rows, schema=self.features.arrow_schema))
+            self._sink.drain()  # a full disk fails here, in Python, not inside pyarrow
         self._rows, self._nbytes = [], 0
 
     def close(self) -> list[Path]:
@@ -147,12 +197,13 @@ class ParquetDatasetWriter:
             self._writer.add_key_value_metadata({"content_defined_chunking": json.dumps(self._cdc)})
         self._writer.close()
         self._writer = None
+        self._sink.drain()  # the footer
         return self._files.commit()
 
     def abort(self) -> None:
         writer, self._writer, self._rows = self._writer, None, []
         if writer is not None:
-            with contextlib.suppress(Exception):  # the file is removed next; only its handle matters
+            with contextlib.suppress(Exception):  # into memory: only pyarrow's state is freed
                 writer.close()
         self._files.discard()
 

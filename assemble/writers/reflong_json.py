@@ -95,6 +95,13 @@ class ReflongJsonWriter:
         self._prompts.add(str(task.task_id), prompt_item(task))
         self._answers.add(str(task.task_id), answer_item(task))
 
+    @staticmethod
+    def min_bytes(task: TaskRecord) -> int:
+        """The bytes ``add`` writes for ``task`` (the space check's estimate per task)."""
+        key = str(task.task_id)
+        prompt = reflong_json_bytes({key: prompt_item(task)})
+        return len(prompt) + len(reflong_json_bytes({key: answer_item(task)}))
+
     def close(self) -> list[Path]:
         self._prompts.close()
         self._answers.close()

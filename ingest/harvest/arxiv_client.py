@@ -5,7 +5,9 @@ timeout, silently returns nothing when the first page comes back empty (a known 
 lets connection errors escape as tracebacks. ``PoliteArxivClient`` keeps the library's paging,
 URL building and feed parsing, and replaces only its per-page fetch (``_parse_feed``) with one
 that has timeouts, exponential backoff (honouring ``Retry-After``), retries of empty pages (the
-first one too) and a one-line ``NetworkError`` when arXiv cannot be reached.
+first one too), arXiv's throttling (429 ``Rate exceeded.``, or no answer) waited out within
+``--throttle-minutes`` (``ingest/netpolicy.py``), and a one-line ``NetworkError`` when arXiv cannot
+be reached.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from reflong.ingest.netpolicy import (
     connection_reason,
     make_session,
     retry_after_seconds,
+    throttle_reason,
     unreachable_message,
 )
 
@@ -77,9 +80,10 @@ class PoliteArxivClient(arxiv.Client):
     def _parse_feed(self, url: str, first_page: bool = True, _try_index: int = 0) -> _feed.ParsedFeed:
         """Fetch and parse one page, retrying with backoff; raise NetworkError when it keeps failing.
 
-        A 403 stops at once (``BlockedError``); a 429/503 spell beyond the retry budget stops
-        resumably (``ServiceBusyError``); a 414 (URL too long) is a bug of ours, not a network
-        condition, and says so.
+        A 403 stops at once (``BlockedError``); a throttling spell (429s, no answers) is waited
+        out within ``throttle_minutes`` and a 503 spell within the retries, beyond which the run
+        stops resumably (``ServiceBusyError``); a 414 (URL too long) is a bug of ours, not a
+        network condition, and says so.
         """
         attempt = 0
         connect_failures = 0
@@ -88,14 +92,18 @@ class PoliteArxivClient(arxiv.Client):
             problem, retry_after, busy = None, None, False
             try:
                 resp = self.conn.send(url, "api")
-            except requests.ReadTimeout:
-                problem = f"no answer within {self.policy.timeout:g} s"
+            except requests.ReadTimeout:  # perhaps a 429 still on its way: arXiv's can take 2 minutes
+                self.conn.wait_throttled("api", url, f"no answer within {self.policy.timeout:g} s")
+                continue
             except requests.ConnectionError as exc:  # refused, no route, DNS, connect timeout
                 connect_failures += 1
                 if connect_failures > self.policy.connect_retries:
                     raise NetworkError(unreachable_message(self.base_url, connection_reason(exc))) from None
                 problem = f"connection failed ({connection_reason(exc)})"
             else:
+                if (throttled := throttle_reason(resp)) is not None:
+                    self.conn.wait_throttled("api", url, throttled, retry_after_seconds(resp))
+                    continue
                 if resp.status_code in RETRY_STATUS:
                     problem, retry_after = f"HTTP {resp.status_code}", retry_after_seconds(resp)
                     busy = resp.status_code in BUSY_STATUS

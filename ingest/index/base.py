@@ -7,10 +7,16 @@ A citation index answers two questions, and only these are used:
 
 Two providers: Semantic Scholar (``semantic_scholar.S2Index``: batch lookup by ``ARXIV:`` ids,
 citations paged by offset) and OpenAlex (``openalex.OpenAlexIndex``: ``filter=doi:`` OR-lists of
-arXiv's DataCite DOIs ``10.48550/arXiv.<id>``, ``filter=cites:W...`` paged by cursor). Each keeps
+arXiv's DataCite DOIs ``10.48550/arXiv.<id>``, then ``locations.landing_page_url`` for the ids a
+merged work hides from the DOI filter, ``filter=cites:W...`` paged by cursor). Each keeps
 its own answers in the store (``source`` "s2" or "openalex"); ``registry.py`` lists them by name,
 and a third is two edits (see there). ``CachedIndex`` wraps any provider with the store
 (``db/index.py``), so every answer is asked once: a rerun, or a run after a kill, reads the cache.
+
+What a citers list may lack is kept with it (``CitersPage``, stored in ``index_citers_done``) and
+said in the plan (``CachedIndex.citers_report``): a list cut by the provider's paging cap, a list
+whose pages stayed partial after the provider's soft timeout, and citing rows listed without an
+id of the citing paper (S2 lists such rows; they cannot be fetched and are skipped, counted).
 
 The index never decides a label (docs/architecture.md, invariant 6): it decides which PDFs to fetch.
 """
@@ -18,7 +24,7 @@ The index never decides a label (docs/architecture.md, invariant 6): it decides 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -57,6 +63,26 @@ class Citer:
 class CitersPage:
     citers: list[Citer]
     capped: bool = False  # the provider's paging cap cut the list short
+    timed_out: bool = False  # a page stayed partial (the provider's soft timeout): citers may be missing
+    without_id: int = 0  # rows the provider listed with no id of the citing paper (skipped, counted)
+
+    @property
+    def incomplete(self) -> bool:
+        return self.capped or self.timed_out
+
+
+@dataclass
+class CitersReport:
+    """What the stored citers lists of some papers may lack, for the plan's report line."""
+
+    lists: int = 0  # lists in the store among those asked about
+    capped: list[str] = field(default_factory=list)  # arXiv ids whose list the paging cap cut
+    timed_out: list[str] = field(default_factory=list)  # arXiv ids whose list stayed partial
+    without_id: int = 0  # citing rows listed without an id, skipped
+
+    @property
+    def incomplete(self) -> list[str]:
+        return sorted(set(self.capped) | set(self.timed_out))
 
 
 class CitationIndex(Protocol):
@@ -65,6 +91,7 @@ class CitationIndex(Protocol):
     source: str  # stored with every answer, e.g. "s2"
     requests: Counter  # requests made, by kind ("batch", "citations")
     batch_size: int  # ids per lookup request
+    lookups_per_batch: int  # requests a lookup batch may take (OpenAlex: 2, the DOI filter and its misses)
     page_size: int  # citers per page
     max_citers: int  # the provider's paging cap (S2: offset + limit; OpenAlex's cursor: none)
     delay: float  # seconds between two requests (the politeness gate)
@@ -75,8 +102,9 @@ class CitationIndex(Protocol):
     def citers(self, arxiv_id: str, paper_key: str | None = None) -> CitersPage: ...
 
 
-def lookup_requests(n_ids: int, batch_size: int) -> int:
-    return -(-n_ids // batch_size) if n_ids else 0
+def lookup_requests(n_ids: int, batch_size: int, per_batch: int = 1) -> int:
+    """Requests to look ``n_ids`` up: batches, times what a batch may take (at most)."""
+    return (-(-n_ids // batch_size) if n_ids else 0) * per_batch
 
 
 def citer_requests(citation_count: int, page_size: int, max_citers: int) -> int:
@@ -97,13 +125,25 @@ class CachedIndex:
     def source(self) -> str:
         return self.provider.source
 
-    def papers(self, arxiv_ids: Iterable[str]) -> dict[str, IndexedPaper]:
-        """Citation counts of ``arxiv_ids``; only unknown ids are asked, in batches, each committed."""
+    def uncached_papers(self, arxiv_ids: Iterable[str]) -> list[str]:
+        """Which of ``arxiv_ids`` ``papers`` would have to ask (for progress totals)."""
+        with Session(self.engine) as session:
+            known = set(
+                session.exec(select(IndexPaper.arxiv_id).where(IndexPaper.source == self.source)).all()
+            )
+        return sorted(set(arxiv_ids) - known)
+
+    def papers(
+        self, arxiv_ids: Iterable[str], on_batch: Callable[[], None] | None = None
+    ) -> dict[str, IndexedPaper]:
+        """Citation counts of ``arxiv_ids``; only unknown ids are asked, in batches, each committed
+        (``on_batch`` is called after each)."""
         wanted = sorted(set(arxiv_ids))
+        wanted_set = set(wanted)
         out: dict[str, IndexedPaper] = {}
         with Session(self.engine) as session:
             for row in session.exec(select(IndexPaper).where(IndexPaper.source == self.source)).all():
-                if row.arxiv_id in wanted:
+                if row.arxiv_id in wanted_set:
                     out[row.arxiv_id] = IndexedPaper(
                         row.arxiv_id,
                         row.found,
@@ -134,6 +174,8 @@ class CachedIndex:
                     )
                     out[arxiv_id] = p
                 session.commit()
+            if on_batch is not None:
+                on_batch()
         return out
 
     def citers(self, arxiv_id: str) -> list[Citer]:
@@ -189,11 +231,30 @@ class CachedIndex:
                     seed_arxiv_id=arxiv_id,
                     n_citers=len(unique),
                     capped=page.capped,
+                    timed_out=page.timed_out,
+                    n_without_id=page.without_id,
                     fetched_at=utcnow(),
                 )
             )
             session.commit()
         return sorted(unique.values(), key=lambda c: c.key)
+
+    def citers_report(self, arxiv_ids: Iterable[str]) -> CitersReport:
+        """What the stored citers lists of ``arxiv_ids`` may lack (fresh or from an earlier run)."""
+        wanted = set(arxiv_ids)
+        report = CitersReport()
+        with Session(self.engine) as session:
+            rows = session.exec(select(IndexCitersDone).where(IndexCitersDone.source == self.source)).all()
+        for row in sorted(rows, key=lambda r: r.seed_arxiv_id):
+            if row.seed_arxiv_id not in wanted:
+                continue
+            report.lists += 1
+            report.without_id += row.n_without_id or 0
+            if row.capped:
+                report.capped.append(row.seed_arxiv_id)
+            if row.timed_out:
+                report.timed_out.append(row.seed_arxiv_id)
+        return report
 
     def cached_citers(self, arxiv_ids: Iterable[str]) -> set[str]:
         """Which of ``arxiv_ids`` already have their citers in the store (no request needed)."""

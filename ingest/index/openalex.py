@@ -4,18 +4,38 @@ Endpoints used (https://docs.openalex.org, "Get lists of entities"; all GET ``/w
 
 * batch lookup: ``filter=doi:10.48550/arxiv.2403.01234|10.48550/arxiv.2403.05678|...``. arXiv
   registers a DataCite DOI ``10.48550/arXiv.<id>`` for every paper and OpenAlex files the preprint
-  under it; the pipe ORs values inside one filter, "up to 50 values for a given filter"
-  (filter-entity-lists). The answer lists the works found, in no promised order, with DOIs
-  lower-cased (``https://doi.org/10.48550/arxiv.2403.01234``): we map them back by DOI, and a
-  DOI asked and not answered is a paper OpenAlex does not know.
+  under it; the pipe ORs values inside one filter, "up to 100 values for a given filter"
+  (filter-entity-lists; ``MAX_IDS_IN_FILTER = 100`` in OpenAlex's own server,
+  ourresearch/openalex-elastic-api settings.py; older docs said 50). We send 50 ids a batch, which
+  is harmless and leaves room for the two URLs of each id in the lookup below. The answer lists the
+  works found, in no promised order, with DOIs lower-cased
+  (``https://doi.org/10.48550/arxiv.2403.01234``): we map them back by DOI.
+* merged works: OpenAlex clusters a preprint with its published version into one work
+  (ourresearch/openalex-docs, about-the-data/work.md: a journal DOI and an arxiv.org/abs URL "appear
+  in OpenAlex as one Work"); that work carries the publisher's DOI and keeps arXiv only among its
+  ``locations``, so the DOI filter above misses it, and a published, highly cited seed would lose
+  its count and its citers, unseen. For the ids the DOI filter missed, one more request asks
+  ``filter=locations.landing_page_url:http://arxiv.org/abs/<id>|https://arxiv.org/abs/<id>|...``
+  (a term filter on the exact URL, openalex-elastic-api works/fields.py; OpenAlex stores arXiv's
+  landing page as ``http://arxiv.org/abs/<id>`` and, for some older works, with https, as clients
+  record it live). A location whose URL carries a version (``.../abs/<id>v2``) is not found this
+  way; an id neither request finds is a paper OpenAlex does not know, as far as we can tell.
 * citers: ``filter=cites:W123`` (``cites`` takes OpenAlex work ids only, so a paper is looked up
   first), paged by cursor (paging: ``cursor=*``, then ``meta.next_cursor`` until it is null and
   ``results`` is empty). Basic paging (``page=``) reaches only the first 10,000 results of a list;
   cursor paging reaches all of them, so OpenAlex has no cap like S2's 10,000. ``per-page`` is 1 to
-  200 (paging; the newer guide, https://developers.openalex.org/guides/page-through-results, lists
-  ``per_page`` 1 to 100: should the live API refuse 200, the 400 names it and ``PAGE_SIZE`` is
-  the one number to change). We stop at a short page or once ``meta.count`` works are in hand, which saves the
-  final empty page the docs describe and makes the request count ceil(count / 200).
+  200 (paging; ``max_per_page = 200`` in openalex-elastic-api core/paginate.py). We stop at a short
+  page (OpenAlex gives no next cursor after one: core/cursor.py) or once ``meta.count`` works are
+  in hand, which saves the final empty page the docs describe and makes the request count
+  ceil(count / 200).
+* partial pages: OpenAlex runs every query under a 5 s soft timeout that "returns partial results
+  with timed_out=true rather than hard-cancelling", and says so with ``meta.timed_out: true``
+  (openalex-elastic-api core/shared_view.py, 2026); such a page is short and so has no next
+  cursor, and taking it for the end silently cut citer lists (137 of 500 in a trial). A partial
+  page is asked again (``TIMED_OUT_RETRIES`` times, with backoff); a citers page that stays
+  partial is kept and the list flagged (``CitersPage.timed_out``, stored, said by the plan); a
+  lookup that stays partial stops the run in one line (a rerun resumes), since a paper reported
+  unknown would be cached as such.
 * ``select=`` returns only the listed root-level fields (select-fields; nested names are an error).
 
 A citer's arXiv id comes from its DataCite DOI or from a location whose ``landing_page_url`` (or
@@ -46,6 +66,7 @@ cursor is little code over ``requests``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -67,7 +88,7 @@ from reflong.ingest.netpolicy import (
 DEFAULT_OPENALEX_URL = "https://api.openalex.org"
 MAILTO_ENV = "OPENALEX_MAILTO"
 API_KEY_ENV = "OPENALEX_API_KEY"
-BATCH_SIZE = 50  # values OR-ed in one filter (filter-entity-lists: "up to 50")
+BATCH_SIZE = 50  # ids a lookup; OpenAlex ORs up to 100 values a filter: 2 URLs an id by location
 PAGE_SIZE = 200  # per-page: 1 to 200 (paging)
 MAX_CITERS = sys.maxsize  # cursor paging reaches every citer: no cap
 DELAY = 0.11  # seconds: 10 requests/s (the older published rate; now 100/s) with a 10% margin
@@ -77,6 +98,10 @@ ARXIV_DOI_PREFIX = "10.48550/arxiv."
 PAPER_SELECT = "id,doi,ids,display_name,cited_by_count,publication_date"
 CITER_SELECT = "id,doi,ids,display_name,publication_date,locations"
 RETRY_STATUS = {429, 500, 502, 503, 504}
+TIMED_OUT_RETRIES = 2  # asks again of a page that came back partial (meta.timed_out)
+ARXIV_LANDING_PAGES = ("http://arxiv.org/abs/{}", "https://arxiv.org/abs/{}")  # as OpenAlex stores them
+
+log = logging.getLogger(__name__)
 
 _DOI_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/)?10\.48550/arxiv\.(\S+)$", re.IGNORECASE)
 _ARXIV_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/([^?#]+)$", re.IGNORECASE)
@@ -95,6 +120,22 @@ def arxiv_of_doi(doi: str | None) -> str | None:
     """The arXiv id in an arXiv DataCite DOI (bare or as a doi.org URL), without a version."""
     m = _DOI_RE.match((doi or "").strip())
     return _strip_version(m.group(1)) if m else None
+
+
+def arxiv_ids_of_work(work: dict) -> set[str]:
+    """Every arXiv id a work shows: its arxiv.org locations and its DataCite DOI."""
+    out = set()
+    for loc in work.get("locations") or []:
+        for url in ((loc or {}).get("landing_page_url"), (loc or {}).get("pdf_url")):
+            m = _ARXIV_URL_RE.match((url or "").strip())
+            if m:
+                out.add(_strip_version(m.group(1)))
+    ids = work.get("ids") or {}
+    for doi in (work.get("doi"), ids.get("doi")):
+        arxiv_id = arxiv_of_doi(doi)
+        if arxiv_id:
+            out.add(arxiv_id)
+    return out
 
 
 def arxiv_of_work(work: dict) -> str | None:
@@ -133,6 +174,7 @@ class OpenAlexIndex:
 
     source = "openalex"
     batch_size = BATCH_SIZE
+    lookups_per_batch = 2  # the DOI filter, then the landing-page filter for its misses
     page_size = PAGE_SIZE
     max_citers = MAX_CITERS
     published_gap = PUBLISHED_GAP
@@ -155,6 +197,8 @@ class OpenAlexIndex:
         self.session = session or make_session()
         self.requests: Counter = Counter()
         self.retries = 0
+        self.timed_out_pages = 0  # answers that came back partial (meta.timed_out), asked again or kept
+        self.found_by_location = 0  # ids the DOI filter missed and a landing-page lookup found
         self._work_ids: dict[str, str] = {}  # arXiv id -> W id, from lookups of this run
 
     # -- the two questions ----------------------------------------------------------------
@@ -164,21 +208,44 @@ class OpenAlexIndex:
         if not arxiv_ids:
             return []
         wanted = {arxiv_doi(a): a for a in arxiv_ids}
-        answer = self._call(
+        answer = self._lookup(
             "batch",
             {"filter": "doi:" + "|".join(wanted), "select": PAPER_SELECT, "per-page": PAGE_SIZE},
+            len(arxiv_ids),
         )
         best: dict[str, dict] = {}
         for work in answer.get("results") or []:
             arxiv_id = arxiv_of_doi(work.get("doi")) or arxiv_of_doi((work.get("ids") or {}).get("doi"))
             asked = wanted.get(arxiv_doi(arxiv_id)) if arxiv_id else None
-            if asked is None:
-                continue
-            # Two works under one DOI (a duplicate OpenAlex has not merged yet): the more cited.
-            key = (int(work.get("cited_by_count") or 0), short_id(work.get("id")) or "")
-            old = best.get(asked)
-            if old is None or key > (int(old.get("cited_by_count") or 0), short_id(old.get("id")) or ""):
-                best[asked] = work
+            if asked is not None:
+                _keep_best(best, asked, work)
+        missed = [a for a in arxiv_ids if a not in best]
+        if missed:
+            # Works merged with their published version: the publisher's DOI, arXiv in locations.
+            urls = [form.format(a) for a in missed for form in ARXIV_LANDING_PAGES]
+            answer = self._lookup(
+                "location",
+                {
+                    "filter": "locations.landing_page_url:" + "|".join(urls),
+                    "select": PAPER_SELECT + ",locations",
+                    "per-page": PAGE_SIZE,
+                },
+                len(missed),
+            )
+            by_lower = {a.lower(): a for a in missed}
+            for work in answer.get("results") or []:
+                for arxiv_id in arxiv_ids_of_work(work):
+                    asked = by_lower.get(arxiv_id.lower())
+                    if asked is not None:
+                        _keep_best(best, asked, work)
+            found = sum(1 for a in missed if a in best)
+            self.found_by_location += found
+            if found:
+                log.info(
+                    "OpenAlex: %d of %d ids missed by arXiv's DOI found by their arXiv location",
+                    found,
+                    len(missed),
+                )
         out = []
         for arxiv_id in arxiv_ids:
             work = best.get(arxiv_id)
@@ -209,9 +276,9 @@ class OpenAlexIndex:
                 return CitersPage([])
             wid = found.paper_key
         citers: list[Citer] = []
-        cursor = "*"
+        cursor, timed_out = "*", False
         while True:
-            answer = self._call(
+            answer, partial = self._page(
                 "citations",
                 {
                     "filter": f"cites:{wid}",
@@ -220,6 +287,14 @@ class OpenAlexIndex:
                     "cursor": cursor,
                 },
             )
+            if partial:
+                timed_out = True
+                log.warning(
+                    "OpenAlex answered a page of the citers of %s only in part (meta.timed_out) %d times; "
+                    "the list is kept and flagged incomplete",
+                    arxiv_id,
+                    TIMED_OUT_RETRIES + 1,
+                )
             results = answer.get("results") or []
             for work in results:
                 key = short_id(work.get("id"))
@@ -236,12 +311,40 @@ class OpenAlexIndex:
                 not results or len(results) < self.page_size or (total is not None and len(citers) >= total)
             )
             if done or not cursor:
-                return CitersPage(citers)
+                return CitersPage(citers, timed_out=timed_out)
 
     # -- one request, polite and retried -----------------------------------------------------
     @property
     def _host(self) -> str:
         return urlsplit(self.base_url).netloc or self.base_url
+
+    def _page(self, kind: str, params: dict) -> tuple[dict, bool]:
+        """One list answer, asked again while it comes back partial (``meta.timed_out``, OpenAlex's
+        soft timeout); the answer and whether it stayed partial after ``TIMED_OUT_RETRIES``."""
+        for attempt in range(TIMED_OUT_RETRIES + 1):
+            answer = self._call(kind, params)
+            if not (answer.get("meta") or {}).get("timed_out"):
+                return answer, False
+            self.timed_out_pages += 1
+            if attempt < TIMED_OUT_RETRIES:
+                wait = self.policy.backoff_for(attempt + 1)
+                log.info(
+                    "OpenAlex timed out on a %s page (meta.timed_out); asking again in %.1f s", kind, wait
+                )
+                self.politeness.sleep(wait)
+        return answer, True
+
+    def _lookup(self, kind: str, params: dict, n_ids: int) -> dict:
+        """A lookup answer; one that stays partial would report known papers as unknown (and be
+        cached so), so it stops the run in one line instead."""
+        answer, partial = self._page(kind, params)
+        if partial:
+            raise ServiceBusyError(
+                f"OpenAlex at {self._host} answered a lookup of {n_ids} papers only in part "
+                f"(meta.timed_out, its soft timeout) {TIMED_OUT_RETRIES + 1} times; the answers so far "
+                "are stored: rerun the same command later to resume"
+            )
+        return answer
 
     def _call(self, kind: str, params: dict) -> dict:
         url = self.base_url + "/works"
@@ -299,6 +402,14 @@ class OpenAlexIndex:
 
     def _count_retry(self) -> None:
         self.retries += 1
+
+
+def _keep_best(best: dict[str, dict], asked: str, work: dict) -> None:
+    """Two works for one paper (a duplicate OpenAlex has not merged yet): keep the more cited."""
+    key = (int(work.get("cited_by_count") or 0), short_id(work.get("id")) or "")
+    old = best.get(asked)
+    if old is None or key > (int(old.get("cited_by_count") or 0), short_id(old.get("id")) or ""):
+        best[asked] = work
 
 
 def _message(resp: requests.Response) -> str:

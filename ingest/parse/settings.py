@@ -15,6 +15,8 @@ class ParseSettings:
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
     tokenizer: str = DEFAULT_TOKENIZER
     timeout_s: float = 120.0  # per document, wall clock
-    memory_mb: int = 2048  # per worker, on top of what the worker already maps at start
+    # Address space a worker may add while parsing, on top of what it maps at start (its
+    # copy-on-write share of the parent and the tokenizer): RLIMIT_AS = size at start + this.
+    memory_mb: int = 2048
     batch_size: int = 16  # results per write transaction
     retry_failed: bool = False

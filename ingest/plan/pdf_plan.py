@@ -8,14 +8,21 @@ across citation bands (``selection.key_order``) and each key's citers are paged 
 keys have at least two arXiv citers inside the pool window; up to ``--citers-per-key`` of those
 (a seeded sample) are fetched per key. Then ``--controls`` pool papers the index links to none of
 the keys (they measure false positives and feed hard negatives) and ``--distractors`` papers of
-the distractor window (at their pinned, pre-seed version). ``--max-pdfs`` caps the sum.
+the distractor window (at their pinned, pre-seed version). ``--max-pdfs`` is a hard cap on the
+sum; what it cuts first to keep a build usable is ``selection.cap_plan``'s order (citers past
+what a task takes, controls, distractors past what the longest task needs, whole keys), and what
+it cut is one warning line.
 
 Without an index (``none``, ``auto`` without a key or URL, or the index host unreachable at the
 first request, which is logged): a seeded sample of the pool window stratified by month and
-primary category, up to the budget left after the distractors.
+primary category, up to the budget left after the distractors (the warning line says so when
+the cap cuts either).
 
 Every answer of the index is cached in the store, so the plan of a rerun asks nothing again, and
-the plan (keys, picks by role) is stored per window for reports and audits.
+the plan (keys, picks by role) is stored per window for reports and audits. What the index could
+not tell is said in the plan's lines (docs/architecture.md, invariant 8): citers lists cut by the
+paging cap or left partial by the index's soft timeout, citing rows listed without an id (skipped),
+seeds found only by their arXiv location (OpenAlex's merged works), and 429 spells waited out.
 """
 
 from __future__ import annotations
@@ -30,14 +37,23 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, delete
 
+from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.index import IndexKey, PlanPick
 from reflong.ingest.index import registry
-from reflong.ingest.index.base import CachedIndex, IndexUnreachable, citer_requests, lookup_requests
+from reflong.ingest.index.base import (
+    CachedIndex,
+    CitersReport,
+    IndexUnreachable,
+    citer_requests,
+    lookup_requests,
+)
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
+    NEGATIVES_FLOOR,
+    TASK_POSITIVES,
+    cap_plan,
     key_order,
-    scale_to_budget,
     seeded_sample,
     stratified_sample,
 )
@@ -105,6 +121,10 @@ class Plan:
     index_rule_gap: float = 1.0  # seconds a request at the index's published rate (S2: 1/s with a key)
     free_gb: float = 0.0
     max_pdfs: int | None = None
+    cut: str | None = None  # what --max-pdfs cut, when it cut anything
+    local_catalog: str | None = None  # --source DIR: PDFs are copied, no request and no wait
+    citers: CitersReport | None = None  # what the paged citers lists may lack (None: no index)
+    index_notes: list[str] = field(default_factory=list)  # 429 waits, partial pages, merged works
 
     def by_role(self) -> dict[str, int]:
         counts = Counter(p.role for p in self.picks)
@@ -126,7 +146,21 @@ class Plan:
         """The same work at arXiv's 3 s rule and the index's published gap (S2: 1 s with a key)."""
         index = self.index_estimate if self.index_estimate else sum(self.index_requests.values())
         gap = 0.0 if self.index.startswith("none") else max(self.index_delay, self.index_rule_gap)
-        return (self.to_fetch * 3.0 + index * gap) / 3600
+        pdf_gap = 0.0 if self.local_catalog else 3.0
+        return (self.to_fetch * pdf_gap + index * gap) / 3600
+
+    def _timing(self) -> str:
+        """The time part of the estimate line: arXiv's gap for PDFs, or none for a local catalog."""
+        if self.local_catalog:
+            out = f"PDFs copied from the local catalog {self.local_catalog}: no request, no wait"
+            if self.index_delay:
+                out += f"; {self.estimate_hours():.2f} h at {self.index_delay:g} s an index request"
+            return out
+        return (
+            f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
+            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
+            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else "")
+        )
 
     def lines(self) -> list[str]:
         roles = " + ".join(f"{n} {r}s" for r, n in self.by_role().items()) or "none"
@@ -146,19 +180,37 @@ class Plan:
         if not self.index.startswith("none"):
             out.append(
                 f"  index: {made} requests ({kinds}), estimated {self.index_estimate}; "
-                f"{cached} answers from the store"
+                f"{cached} answers from the store" + "".join(f"; {note}" for note in self.index_notes)
             )
+        if self.citers is not None and self.citers.lists:
+            out.append(f"  citers: {_citers_text(self.citers)}")
         if self.keys:
             out.append(f"  keys: {len(self.keys)} (by citation band {band_text})")
         out += [
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
             f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
-            f"{self.estimate_hours():.2f} h at {self.arxiv_delay:g} s a PDF request"
-            + (f" and {self.index_delay:g} s an index request" if self.index_delay else "")
-            + (f" ({self.hours_at_rules():.2f} h at arXiv's 3 s rule)" if self.arxiv_delay < 3 else ""),
-            f"  free disk at the PDF cache: {self.free_gb:.1f} GB",
+            + self._timing(),
+            f"  free disk at the PDF cache: {self.free_gb:.1f} GB"
+            + (
+                f", less than the plan's {self.estimate_gb():.2f} GB: a run stops before fetching"
+                if self.short_of_disk()
+                else ""
+            ),
         ]
         return out
+
+    def short_of_disk(self) -> str | None:
+        """One line when the PDFs still to fetch would not fit the free space at the cache (the
+        estimate at ``MEAN_PDF_MB`` a PDF), else None. Decided before the first request: a fetch
+        of hours at arXiv's pace that would end on a full disk is better not started."""
+        need = self.estimate_gb()
+        if self.to_fetch == 0 or need <= self.free_gb:
+            return None
+        return (
+            f"the plan's {self.to_fetch} PDFs need about {need:.2f} GB ({MEAN_PDF_MB} MB a PDF) but only "
+            f"{self.free_gb:.2f} GB are free at --cache: free space, lower --max-pdfs or give --cache "
+            "on a larger disk, then rerun (nothing was fetched); --no-disk-check goes ahead anyway"
+        )
 
     def to_json(self) -> dict:
         return {
@@ -175,7 +227,43 @@ class Plan:
             "estimate_hours": round(self.estimate_hours(), 3),
             "hours_at_rules": round(self.hours_at_rules(), 3),
             "free_gb": round(self.free_gb, 1),
+            "citers_lists": self.citers.lists if self.citers else 0,
+            "citers_incomplete": self.citers.incomplete if self.citers else [],
+            "citers_without_id": self.citers.without_id if self.citers else 0,
+            "index_notes": list(self.index_notes),
         }
+
+
+def _citers_text(report: CitersReport) -> str:
+    """``8 lists paged; 1 incomplete (0 cut by the paging cap, 1 timed out at the index: 2403.00012);
+    3 citing rows without an index id skipped``."""
+    incomplete = report.incomplete
+    text = f"{report.lists} lists paged; {len(incomplete)} incomplete"
+    if incomplete:
+        shown = ", ".join(incomplete[:5]) + (", ..." if len(incomplete) > 5 else "")
+        text += (
+            f" ({len(report.capped)} cut by the paging cap, {len(report.timed_out)} timed out at the "
+            f"index: {shown})"
+        )
+    return text + f"; {report.without_id} citing rows without an index id skipped"
+
+
+def _index_notes(provider) -> list[str]:
+    """What the provider met on the way that the report must say (attributes a provider may have)."""
+    notes = []
+    waited = getattr(provider, "busy_waited", 0.0)
+    if waited:
+        notes.append(f"waited {waited:.0f} s out of 429 spells (no Retry-After)")
+    partial = getattr(provider, "timed_out_pages", 0)
+    if partial:
+        notes.append(f"{partial} partial pages (meta.timed_out)")
+    merged = getattr(provider, "found_by_location", 0)
+    if merged:
+        notes.append(
+            f"{merged} seeds found only by their arXiv location, not under arXiv's DOI (merged with a "
+            "published version, or no DOI)"
+        )
+    return notes
 
 
 def open_index(
@@ -217,14 +305,24 @@ def make_plan(
     timeout: float = 30.0,
     retries: int = 3,
     is_cached=lambda meta: False,
+    progress: ProgressFactory = null_progress,
+    local_catalog: Path | None = None,
 ) -> Plan:
-    """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here."""
+    """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here.
+
+    ``local_catalog``: the PDFs come from that folder (``--source``), not over the network."""
     by_role: dict[str, list[PaperMeta]] = {SEED: [], POOL: [], DISTRACTOR: []}
     for role, meta in chosen:
         if role in by_role:
             by_role[role].append(meta)
     index, described = open_index(engine, settings, timeout, retries)
-    plan = Plan(window, described, arxiv_delay=arxiv_delay, max_pdfs=settings.max_pdfs)
+    plan = Plan(
+        window,
+        described,
+        arxiv_delay=0.0 if local_catalog else arxiv_delay,
+        max_pdfs=settings.max_pdfs,
+        local_catalog=str(local_catalog) if local_catalog else None,
+    )
     plan.metadata_papers = {r: len(m) for r, m in by_role.items()}
     seed = settings.seed
     distractors = seeded_sample(by_role[DISTRACTOR], settings.distractors, seed, "distractors", key=_vid)
@@ -232,11 +330,12 @@ def make_plan(
     citer_picks: dict[str, list[str]] = {}
     controls: list[PaperMeta] = []
     samples: list[PaperMeta] = []
+    cut: str | None = None
     if index is not None:
         try:
             plan.index_delay = index.provider.delay
             plan.index_rule_gap = index.provider.published_gap
-            citer_picks, controls = _index_plan(index, by_role, settings, plan)
+            citer_picks, controls = _index_plan(index, by_role, settings, plan, progress)
         except IndexUnreachable as exc:
             if sum(index.provider.requests.values()) > 1 or plan.keys:
                 raise
@@ -247,34 +346,53 @@ def make_plan(
         if index is not None:
             plan.index_requests = Counter(index.provider.requests)
             plan.index_cached = Counter(index.hits)
+            plan.index_notes = _index_notes(index.provider)
     pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
     if index is None:
         # The distractors asked for first (they are few), the pool sample fills the budget left.
+        n_wanted = len(distractors)
         budget = settings.max_pdfs if settings.max_pdfs is not None else len(distractors) + len(by_role[POOL])
         n_distractors = min(len(distractors), budget)
         wanted = {"distractor": n_distractors, "sample": min(len(by_role[POOL]), budget - n_distractors)}
         distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
         samples = stratified_sample(by_role[POOL], wanted["sample"], seed, _month_and_category, _vid)
         plan.picks = [Pick("sample", m) for m in samples] + [Pick("distractor", m) for m in distractors]
-    else:
-        citers = sorted({a for ids in citer_picks.values() for a in ids})
-        wanted = scale_to_budget(
-            {"citer": len(citers), "control": len(controls), "distractor": len(distractors)},
+        cut = _cut_line(
             settings.max_pdfs,
+            {"distractor": n_wanted, "sample": len(by_role[POOL])},
+            {"distractor": len(distractors), "sample": len(samples)},
         )
-        if wanted["citer"] < len(citers):
-            citer_picks = _shrink_citers(citer_picks, wanted["citer"], seed)
+    else:
+        capped = cap_plan(
+            citer_picks, [k for k, *_ in plan.keys], controls, distractors, settings.max_pdfs, seed
+        )
+        cut = _cut_line(
+            settings.max_pdfs,
+            {"citer": _union(citer_picks), "control": len(controls), "distractor": len(distractors)},
+            {
+                "citer": _union(capped.citers),
+                "control": len(capped.controls),
+                "distractor": len(capped.distractors),
+            },
+        )
+        if cut:
+            cut += (
+                f"; keys {len(citer_picks)} -> {len(capped.citers)} (cut in turn: citers past "
+                f"{TASK_POSITIVES} a key, controls, distractors past {NEGATIVES_FLOOR}, whole keys)"
+            )
+        plan.keys = [k for k in plan.keys if k[0] in capped.citers]
         first_key = {}
-        for key_id in sorted(citer_picks):
-            for a in citer_picks[key_id]:
+        for key_id in sorted(capped.citers):
+            for a in capped.citers[key_id]:
                 first_key.setdefault(a, key_id)
-        controls = seeded_sample(controls, wanted["control"], seed, "controls-cap", key=_vid)
-        distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
         plan.picks = (
             [Pick("citer", pool_by_id[a], first_key[a]) for a in sorted(first_key)]
-            + [Pick("control", m) for m in controls]
-            + [Pick("distractor", m) for m in distractors]
+            + [Pick("control", m) for m in capped.controls]
+            + [Pick("distractor", m) for m in capped.distractors]
         )
+    if cut:
+        plan.cut = cut
+        log.warning("%s", cut)
     plan.cached_pdfs = sum(1 for p in plan.picks if is_cached(p.meta))
     cache_dir.mkdir(parents=True, exist_ok=True)
     plan.free_gb = shutil.disk_usage(cache_dir).free / 1e9
@@ -283,17 +401,27 @@ def make_plan(
 
 
 def _index_plan(
-    index: CachedIndex, by_role: dict[str, list[PaperMeta]], settings: PlanSettings, plan: Plan
+    index: CachedIndex,
+    by_role: dict[str, list[PaperMeta]],
+    settings: PlanSettings,
+    plan: Plan,
+    progress: ProgressFactory = null_progress,
 ) -> tuple[dict[str, list[str]], list[PaperMeta]]:
+    """Keys and their citers, and controls, from the index. Its questions can take minutes at
+    the index's gap (S2: 1 s a request): progress lines say how far they are (``progress``)."""
     seed = settings.seed
     seed_ids = sorted(m.arxiv_id for m in by_role[SEED])
     pool_ids = {m.arxiv_id for m in by_role[POOL]}
-    counts = {a: p.citation_count for a, p in index.papers(seed_ids).items() if p.found}
+    provider = index.provider
+    batches = lookup_requests(len(index.uncached_papers(seed_ids)), provider.batch_size)
+    with progress(total=batches, desc="index lookups", unit="batch") as bar:
+        answers = index.papers(seed_ids, on_batch=lambda: bar.update(1))
+    counts = {a: p.citation_count for a, p in answers.items() if p.found}
     order = key_order(counts, seed)
     done = index.cached_citers(a for a, _ in order[: settings.keys])
-    provider = index.provider
     uncached = len(seed_ids) - index.hits["batch"]
-    plan.index_estimate = lookup_requests(uncached, provider.batch_size) + sum(
+    per_batch = getattr(provider, "lookups_per_batch", 1)
+    plan.index_estimate = lookup_requests(uncached, provider.batch_size, per_batch) + sum(
         citer_requests(counts[a], provider.page_size, provider.max_citers)
         for a, _ in order[: settings.keys]
         if a not in done
@@ -301,30 +429,40 @@ def _index_plan(
     log.info("index plan: %d seed papers cited at least %d times", len(order), MIN_CITATIONS)
     citer_picks: dict[str, list[str]] = {}
     linked: set[str] = set()
-    for arxiv_id, band in order[: settings.keys * KEY_TRIES]:
-        if len(citer_picks) >= settings.keys:
-            break
-        citers = index.citers(arxiv_id)
-        in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
-        if len(in_pool) < MIN_CITATIONS:
-            continue
-        linked.update(in_pool)
-        citer_picks[arxiv_id] = seeded_sample(in_pool, settings.citers_per_key, seed, f"citers:{arxiv_id}")
-        plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
+    paged: list[str] = []
+    with progress(total=min(settings.keys, len(order)), desc="index citers", unit="key") as bar:
+        for asked, (arxiv_id, band) in enumerate(order[: settings.keys * KEY_TRIES], start=1):
+            if len(citer_picks) >= settings.keys:
+                break
+            citers = index.citers(arxiv_id)
+            paged.append(arxiv_id)
+            in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
+            bar.set_postfix_str(f"{asked} seeds asked, {sum(provider.requests.values())} requests")
+            if len(in_pool) < MIN_CITATIONS:
+                bar.update(0)  # a candidate skipped is progress too: the line may be due
+                continue
+            linked.update(in_pool)
+            citer_picks[arxiv_id] = seeded_sample(
+                in_pool, settings.citers_per_key, seed, f"citers:{arxiv_id}"
+            )
+            plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
+            bar.update(1)
+    plan.citers = index.citers_report(paged)
     unlinked = [m for m in by_role[POOL] if m.arxiv_id not in linked]
     controls = seeded_sample(unlinked, settings.controls, seed, "controls", key=_vid)
     return citer_picks, controls
 
 
-def _shrink_citers(picks: dict[str, list[str]], budget: int, seed: int) -> dict[str, list[str]]:
-    """Lower the per-key cap until the union of citers fits ``budget`` (every key keeps >= 2)."""
-    cap = max((len(v) for v in picks.values()), default=0)
-    while cap > MIN_CITATIONS:
-        cap -= 1
-        shrunk = {k: seeded_sample(v, cap, seed, f"citers-cap:{k}") for k, v in picks.items()}
-        if len({a for v in shrunk.values() for a in v}) <= budget:
-            return shrunk
-    return {k: seeded_sample(v, MIN_CITATIONS, seed, f"citers-cap:{k}") for k, v in picks.items()}
+def _union(citers: dict[str, list[str]]) -> int:
+    return len({a for v in citers.values() for a in v})
+
+
+def _cut_line(cap: int | None, wanted: dict[str, int], kept: dict[str, int]) -> str | None:
+    """One line saying what ``--max-pdfs`` cut from the plan, or None when it cut nothing."""
+    if cap is None or sum(kept.values()) >= sum(wanted.values()):
+        return None
+    cuts = ", ".join(f"{r}s {wanted[r]} -> {kept[r]}" for r in wanted if kept[r] != wanted[r])
+    return f"--max-pdfs {cap} cut the plan from {sum(wanted.values())} to {sum(kept.values())} PDFs: {cuts}"
 
 
 def _store(engine: Engine, plan: Plan) -> None:

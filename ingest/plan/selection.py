@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -80,14 +81,78 @@ def stratified_sample(
     return sorted(out, key=key)
 
 
-def scale_to_budget(wanted: dict[str, int], budget: int | None) -> dict[str, int]:
-    """Shrink per-role counts in proportion so their sum fits ``budget`` (floors, remainder to the
-    largest roles first); unchanged when they fit."""
-    total = sum(wanted.values())
-    if budget is None or total <= budget:
-        return dict(wanted)
-    exact = {r: n * budget / total for r, n in wanted.items()}
-    out = {r: int(x) for r, x in exact.items()}
-    for r in sorted(wanted, key=lambda r: (-(exact[r] - out[r]), r))[: budget - sum(out.values())]:
-        out[r] += 1
-    return out
+# What a Ref-Long-Paper task takes (assemble/paper/sampling.py; ingest cannot import assemble):
+TASK_POSITIVES = 5  # at most 5 positives a task (easy 2-5, hard 4-5)
+NEGATIVES_FLOOR = 20  # the longest default task (75K) has 20 documents, its negatives are distractors
+
+
+@dataclass
+class CappedPicks:
+    """What ``cap_plan`` keeps: each kept key's citers (keys in the order they were chosen)."""
+
+    citers: dict[str, list[str]]
+    controls: list = field(default_factory=list)
+    distractors: list = field(default_factory=list)
+
+    def total(self) -> int:
+        return len({a for v in self.citers.values() for a in v}) + len(self.controls) + len(self.distractors)
+
+
+def cap_plan(
+    citers: dict[str, list[str]],
+    order: Sequence[str],
+    controls: Sequence[T],
+    distractors: Sequence[T],
+    cap: int | None,
+    seed: int,
+) -> CappedPicks:
+    """The largest plan of at most ``cap`` PDFs that keeps a build usable, cutting in this order:
+
+    1. a key's citers past ``TASK_POSITIVES`` (a task takes at most 5 positives; more only vary
+       which ones its tasks draw), lowered one a key at a time, only as far as needed;
+    2. controls (they measure false positives and feed confusers; tasks are made without them);
+    3. distractors past ``NEGATIVES_FLOOR`` (the negatives of every task are distractors: with
+       fewer than the longest task needs, no key can make a task);
+    4. whole keys, the last chosen first, down to one (a key keeps its citers or goes: thinning
+       every key to 2 citers would leave no key for hard tasks, which take 4-5 positives);
+    5. distractors below the floor, then the last key's citers down to 2 (a key needs two).
+
+    Room freed by a whole key is given back to distractors, then controls. ``citers`` maps a key
+    to its citers (a citer may serve several keys: it is counted once); ``order`` is the order
+    the keys were chosen in. Pure and seeded: the same inputs give the same picks."""
+    keys = [k for k in order if k in citers]
+    limit = {k: len(citers[k]) for k in keys}
+    n_controls, n_distractors = len(controls), len(distractors)
+
+    def kept() -> dict[str, list[str]]:
+        return {k: seeded_sample(citers[k], limit[k], seed, f"citers-cap:{k}") for k in keys}
+
+    def total() -> int:
+        return len({a for v in kept().values() for a in v}) + n_controls + n_distractors
+
+    if cap is None or total() <= cap:
+        return CappedPicks(kept(), list(controls), list(distractors))
+    while total() > cap and max(limit.values(), default=0) > TASK_POSITIVES:
+        top = max(limit.values()) - 1
+        limit = {k: min(n, top) for k, n in limit.items()}
+    n_controls = max(0, n_controls - max(0, total() - cap))
+    n_distractors = max(min(n_distractors, NEGATIVES_FLOOR), n_distractors - max(0, total() - cap))
+    while total() > cap and len(keys) > 1:
+        keys.pop()
+    n_distractors = max(0, n_distractors - max(0, total() - cap))
+    while total() > cap and keys and limit[keys[0]] > MIN_CITATIONS:
+        limit[keys[0]] -= 1
+    if total() > cap:
+        keys = []
+    room = cap - total()
+    n_distractors += min(room, len(distractors) - n_distractors)
+    n_controls += min(cap - total(), len(controls) - n_controls)
+    return CappedPicks(
+        kept(),
+        seeded_sample(controls, n_controls, seed, "controls-cap", key=_sort_key),
+        seeded_sample(distractors, n_distractors, seed, "distractors-cap", key=_sort_key),
+    )
+
+
+def _sort_key(item) -> str:
+    return getattr(item, "arxiv_id", None) or str(item)

@@ -2,13 +2,16 @@
 
 Commands live one group per module (``ingest_cmd``, ``stats_cmd``, ...). This module owns the
 conventions they share: the ``--db`` option, one-line errors for ``ReflongError`` (no traceback)
-and exit codes (0 ok, 1 user/network error, 2 usage error).
+and exit codes (0 ok, 1 user/network error, 2 usage error, 130 interrupted, 141 quietly when the
+reader of stdout went away, as in ``reflong-build edges | head``).
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import os
+import sys
 
 import click
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -22,7 +25,14 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone: EPIPE here, not as noise at interpreter exit
+            return result
+        except BrokenPipeError:
+            # `reflong-build edges | head`: the reader stopped, nothing went wrong here. Quiet,
+            # with the status a shell reports for a tool stopped by SIGPIPE (128 + 13).
+            _stdout_to_devnull()
+            ctx.exit(SIGPIPE_EXIT)
         except ReflongError as exc:
             raise click.ClickException(str(exc)) from None
         except (OperationalError, IntegrityError) as exc:
@@ -32,6 +42,20 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted: work done so far is saved; rerun the same command to resume.", err=True)
             ctx.exit(130)
+
+
+SIGPIPE_EXIT = 141
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's descriptor at /dev/null, so the interpreter's last flush of what is still
+    buffered cannot fail again ("Exception ignored ... BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real descriptor (a test runner's stream)
+        pass
 
 
 class _StderrHandler(logging.Handler):

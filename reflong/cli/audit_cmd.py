@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import db_option, hold_store, output_format, reading_store, require_store
+from reflong.cli.options import (
+    db_option,
+    hold_store,
+    output_format,
+    reading_store,
+    refuse_unfinished,
+    require_store,
+)
 from reflong.common.errors import ReflongError
 from reflong.db.engine import open_store
 
@@ -31,6 +38,7 @@ def report(out_dir: str, build_id: int | None, compare: str | None, db_path: str
     """Write one self-contained HTML page (inline SVG plots) about a build to OUT/report.html."""
     from reflong.assemble.audit.report import collect_report, write_report
 
+    refuse_unfinished(out_dir)
     compare_dir = Path(compare) if compare else None
     if compare_dir is not None and not any(compare_dir.glob("*_answers.json")):
         raise ReflongError(
@@ -82,6 +90,7 @@ def _queue(db_path: str, build_id, out_dir, confidence, near_dup, include_judged
         DEFAULT_NEAR_DUP if near_dup is None else near_dup,
         include_judged,
     )
+    refuse_unfinished(out_dir)
     return build_queue(reading_store(db_path), build_id, out_dir, options)
 
 

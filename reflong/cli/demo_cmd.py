@@ -174,17 +174,20 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
 
 def next_commands(out: Path, since: str, pool_months: int, distractor_months: int, seed: int):
     """The follow-up commands that work on a demo folder: its own store, window and outputs
-    (a plain `reflong-build paper --reuse-db` would look at ./reflong.db and the default window)."""
+    (a plain `reflong-build paper --reuse-db` would look at ./reflong.db and the default window).
+
+    In the order a user runs them, so none undoes an earlier one: a rebuild owns its --out and
+    removes the report.html of the build it replaces, so the report comes last."""
     q = shlex.quote
     db, paper_out = q(str(out / "store.db")), q(str(out / "paper"))
     return [
-        (f"reflong-build report --db {db} --out {paper_out}", "one HTML page about the build"),
         (f"reflong-build audit --db {db} --out {paper_out}", "edges that deserve a human look"),
         (
             f"reflong-build paper --db {db} --since {since} --pool-months {pool_months} "
             f"--distractor-months {distractor_months} --seed {seed} --reuse-db --out {paper_out}",
             "reassemble from the store, e.g. after audit verdicts",
         ),
+        (f"reflong-build report --db {db} --out {paper_out}", "one HTML page about the (latest) build"),
     ]
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reflong.cli.options import SEED, check_tokenizer, default_of, format_option
+from reflong.cli.options import SEED, check_tokenizer, default_of, format_option, refuse_unfinished
 from reflong.evaluate.baseline_run import score_baselines
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
@@ -69,6 +69,7 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
     """
     from reflong.common.errors import ReflongError
 
+    refuse_unfinished(answers, prompts)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
     if not results:  # nothing belongs together: say why, one line per configuration
         for item in not_scored[:-1]:
@@ -133,6 +134,7 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
     kinds = tuple(kinds) or (("random", "all", "none", "lexical") if prompts else ("random", "all", "none"))
+    refuse_unfinished(answers, prompts)
     scored = score_baselines(answers, prompts, kinds, seed, threshold, out_dir)
     data = {kind: results_json(results, overall) for kind, (results, overall) in scored.items()}
     if save is not None:
@@ -251,6 +253,7 @@ def run(
     """
     from reflong.common.progress import tqdm_progress
 
+    refuse_unfinished(prompts)
     settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
     result = run_prompts(
         prompts,

@@ -217,7 +217,16 @@ def _decorators() -> list[Callable]:
             type=click.IntRange(min=0),
             default=default_of(NetPolicy, "retries"),
             show_default=True,
-            help="Retries (with exponential backoff) on 429/5xx/timeouts/empty pages.",
+            help="Retries (with exponential backoff) on 5xx answers and malformed or empty pages.",
+        ),
+        click.option(
+            "--throttle-minutes",
+            type=click.FloatRange(min=0),
+            default=default_of(NetPolicy, "throttle_minutes"),
+            show_default=True,
+            help="How long a throttling spell of arXiv (HTTP 429 'Rate exceeded.', or no answer within "
+            "--timeout) is waited out, with growing waits up to a minute, before the run stops "
+            "resumably.",
         ),
         *_index_options(),
         click.option(
@@ -261,6 +270,12 @@ def _decorators() -> list[Callable]:
         click.option(
             "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
         ),
+        click.option(
+            "--no-disk-check",
+            is_flag=True,
+            help="Fetch even when the plan's GB estimate exceeds the free space at --cache "
+            "(otherwise the run stops before the first PDF).",
+        ),
     ]
 
 
@@ -284,10 +299,16 @@ def ingest_settings(opts: dict) -> IngestSettings:
         arxiv_url=opts["arxiv_url"],
         oai_url=opts["oai_url"],
         source_dir=Path(opts["source_dir"]) if opts["source_dir"] else None,
-        net=NetPolicy(delay=opts["delay"], timeout=opts["timeout"], retries=opts["retries"]),
+        net=NetPolicy(
+            delay=opts["delay"],
+            timeout=opts["timeout"],
+            retries=opts["retries"],
+            throttle_minutes=opts["throttle_minutes"],
+        ),
         plan=plan_settings(opts),
         metadata=opts["metadata"],
         pdfs=not opts["no_pdfs"],
+        disk_check=not opts.get("no_disk_check"),
         api_page_size=opts["api_page_size"],
         api_result_cap=opts["api_result_cap"],
     )

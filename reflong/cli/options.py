@@ -136,6 +136,19 @@ def require_store(db_path: str) -> None:
         )
 
 
+def refuse_unfinished(*paths) -> None:
+    """A reader of a build's outputs (report, audit, eval) refuses, in one line, a folder whose
+    build did not finish (killed or failed while writing: ``manifest.json`` says so), so that no
+    score or report is made from half a build."""
+    from pathlib import Path
+
+    from reflong.assemble.manifest import unfinished_line
+
+    for path in paths:
+        if path is not None and (line := unfinished_line(Path(path))):
+            raise ReflongError(line)
+
+
 def existing_store(db_path: str):
     """``open_store`` for a store that must exist already (see ``require_store``)."""
     from reflong.db.engine import open_store

@@ -52,7 +52,9 @@ from reflong.ingest.parse.settings import ParseSettings
     type=click.IntRange(0),
     default=default_of(ParseSettings, "memory_mb"),
     show_default=True,
-    help="Memory cap per worker in MiB (0: none).",
+    help="MiB a worker may add while parsing (address space past its size at start; a PDF past it is "
+    "recorded as memory-limit). What a worker starts with, shared with this process after fork, is "
+    "outside the cap, so its RSS can read higher. 0: none.",
 )
 @click.option("--retry-failed", is_flag=True, help="Parse again PDFs that failed with this parser version.")
 def parse(

@@ -43,6 +43,22 @@ across lengths.
 """
 
 
+class _InputPath(click.Path):
+    """``click.Path(exists=True)`` whose error for a missing relative path names the folder it was
+    read from: an example copied from the docs into another folder fails with a hint, not a riddle."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(exists=True, **kw)
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            if Path(value).is_absolute() or Path(value).exists():
+                raise
+            self.fail(f"{exc.message.rstrip('.')} (relative to the current folder, {Path.cwd()})", param, ctx)
+
+
 def _common(func):
     options = [
         click.option(
@@ -155,7 +171,7 @@ def _lengths(value: str, budget: int):
 @click.command("a")
 @click.option(
     "--haystack",
-    type=click.Path(exists=True, file_okay=False),
+    type=_InputPath(file_okay=False),
     required=True,
     help="Folder of Paul Graham essays (*.txt).",
 )
@@ -287,7 +303,7 @@ def a_command(
 @click.option(
     "--summhay",
     "summhay_paths",
-    type=click.Path(exists=True),
+    type=_InputPath(),
     multiple=True,
     required=True,
     help="SummHay topic_news*.json file, or a folder of them (repeat the option for several).",

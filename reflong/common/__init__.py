@@ -1,2 +1,2 @@
 """Utilities every stage shares: errors, progress, exact tokenizer, atomic files, sha256 hashing,
-user text files."""
+user text files, DOI lists."""

@@ -44,6 +44,11 @@ def atomic_target(path: Path) -> Iterator[Path]:
     try:
         yield part.tmp
         part.commit()
+    except OSError as exc:
+        part.discard()
+        if exc.filename is None:  # a write's own error names no file: name the one being written
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
     except BaseException:
         part.discard()
         raise

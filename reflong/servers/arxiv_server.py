@@ -20,9 +20,13 @@ It answers what the ingest asks of export.arxiv.org, on 127.0.0.1:
   ``ArxivServer.stats.snapshot()``), so benches can report what a run asked for.
 
 Faults can be injected per request number, per kind of request, so retry and resume paths can be
-tested: ``api`` requests: 429, 503, hang (no answer for ``hang_seconds``), empty (a page with no
-entries); ``oai`` requests: 503 (with Retry-After), hang, expire, truncate, empty, short; ``pdf`` requests: 429, 503, 404, hang, hang-body (half the file, then silence), truncate
-(a complete response holding half the file), cut (the connection drops mid-body).
+tested: ``api`` requests: 429, throttle:SECONDS (a 429 spell), 503, hang (no answer for
+``hang_seconds``), empty (a page with no entries); ``oai`` requests: 503 (with Retry-After), hang,
+expire, truncate, empty, short; ``pdf`` requests: 429, throttle:SECONDS, generating:N (the "PDF being
+generated" page for that paper's first N requests), 503, 404, hang, hang-body (half the file, then
+silence), truncate (a complete response holding half the file), cut (the connection drops mid-body).
+How arXiv answers a throttled request and a PDF it has yet to make, and the sources, are in
+``FaultPlan``.
 
 Run it for the demo or the benchmarks:
     python -m reflong.servers.arxiv_server --catalog ../shared/corpus --port 8765 [--fault pdf:2:truncate]
@@ -61,14 +65,36 @@ ET.register_namespace("opensearch", OPENSEARCH)
 
 log = logging.getLogger(__name__)
 
-API_FAULTS = {"429", "503", "hang", "empty"}
-PDF_FAULTS = {"429", "503", "404", "hang", "hang-body", "truncate", "cut"}
+API_FAULTS = {"429", "throttle", "503", "hang", "empty"}
+PDF_FAULTS = {"429", "throttle", "generating", "503", "404", "hang", "hang-body", "truncate", "cut"}
 # OAI-PMH: 503 + Retry-After (arXiv's flow control), hang, expire (this request's token answered as
 # expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body),
 # short (a well-formed page whose resumptionToken is empty although records remain: the list ends
 # early against its completeListSize).
 OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty", "short"}
 FAULTS = {"api": API_FAULTS, "pdf": PDF_FAULTS, "oai": OAI_FAULTS}
+# Faults that take an argument (``throttle:SECONDS``, ``generating:N``): its type, and whether it may be left out.
+_FAULT_ARGS = {"throttle": (float, False), "generating": (int, True)}
+
+# What arXiv's throttling answers: HTTP 429, this text body, no Retry-After (see ``FaultPlan``).
+RATE_EXCEEDED = b"Rate exceeded."
+
+
+def generating_page(vid: str, refresh: int = 10) -> bytes:
+    """The HTML page arXiv's classic PDF route answered (HTTP 200) while it made the PDF from TeX.
+
+    In our words, not arXiv's: what the recorded page said (inspirehep/inspire-next issue #2360)
+    is that a PDF is being created from the article's source, that this can take a little time,
+    and that the browser will reload the URL in 10 seconds, no sooner (faster requests could set
+    off arXiv's robot alarm)."""
+    return (
+        "<!DOCTYPE html>\n<html><head>"
+        f'<meta http-equiv="refresh" content="{refresh}">'
+        f"<title>PDF for {vid} is being generated</title></head>\n<body>"
+        f"<h1>PDF for {vid}</h1><p>The PDF is being made from the article's source; this can take a "
+        f"little while.</p><p>This page reloads in {refresh} seconds; please do not ask sooner.</p>"
+        "</body></html>\n"
+    ).encode()
 
 
 class QueryError(ValueError):
@@ -195,12 +221,39 @@ class FaultPlan:
     """Faults by request number: ``{("api", 1): "429", ("pdf", 2): "truncate"}`` (1-based per kind).
 
     A rule with number 0 applies to every request of that kind.
+
+    Two faults are the real service's behaviour over time, not one bad answer:
+
+    - ``throttle:SECONDS`` (api, pdf): from that request on, every request of the kind is answered
+      for SECONDS as arXiv throttles today: HTTP 429, ``Content-Type: text/plain``, the body
+      ``Rate exceeded.`` and no ``Retry-After``; with the server's ``throttle_latency`` each 429
+      takes that long to arrive. Sources: curl against export.arxiv.org/api/query got 429 with body
+      ``Rate exceeded.`` on 10 of 10 single requests spaced 30 s or more apart, neither of the two
+      recorded with headers had ``Retry-After``, and the 429 took 0.26 s to 124 s to arrive
+      (ultimatile/arxiv-skills issue #25, 2026-09-15, which also quotes arXiv staff on the arXiv API
+      list: the limit is about arXiv's overall capacity, the client's only fix is to try later);
+      arxiv.py's maintainer: "several reports of users encountering 429 statuses even though they
+      stay below the documented rate limit" (lukasschwab/arxiv.py issue #203, 2026-06-04); spells
+      lasting hours (huangkiki/dailypaper-skills issue #10: 429 again after about 5 hours).
+    - ``generating:N`` (pdf): the paper asked for by that request answers its first N requests with
+      HTTP 200, ``Content-Type: text/html`` and a page saying its PDF is being made
+      (``generating_page``), then the PDF. arXiv's own fulltext service: "Classic PDF route will
+      return 200 even if PDF is not yet generated. But at least it will be honest about the
+      Content-Type. If we don't get a PDF back, we should wait and try again" (5 tries, 5 s apart;
+      arXiv/zzzArchived_arxiv-fulltext, fulltext/services/legacy/legacy.py, commit
+      36008457022cde245d78b3ad91e0a95aa21bc420); the page itself asks for a reload after 10 s
+      (inspirehep/inspire-next issue #2360). Today's arxiv-browse makes a missing PDF on the
+      request through its genpdf service and answers 500 "file unavailable" when that fails
+      (browse/services/dissemination/article_store.py ``_genpdf``, commit 26f634fbf98d), which
+      the ``503``/``404`` faults cover; the 200 page is what clients still must not take for a PDF.
     """
 
     rules: dict[tuple[str, int], str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: {"api": 0, "pdf": 0, "oai": 0})
     # one entry per request: (monotonic time, kind, path, fault injected, Range header)
     log: list[tuple[float, str, str, str | None, str | None]] = field(default_factory=list)
+    throttled_until: dict[str, float] = field(default_factory=dict)  # kind -> end of its 429 spell
+    generating: dict[str, int] = field(default_factory=dict)  # PDF path -> generating pages still to serve
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -211,14 +264,24 @@ class FaultPlan:
         return plan
 
     def add(self, spec: str) -> None:
-        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``, ``oai:3:503``."""
+        """``api:1:429``, ``pdf:2:truncate``, ``pdf:*:503``, ``oai:3:503``, ``api:2:throttle:120``,
+        ``pdf:1:generating:3``."""
         try:
             kind, number, fault = spec.split(":", 2)
             n = 0 if number == "*" else int(number)
+            name, _, arg = fault.partition(":")
+            kind_of_arg, optional = _FAULT_ARGS.get(name, (None, True))
+            if (arg and kind_of_arg is None) or (not arg and not optional):
+                raise ValueError
+            if arg and kind_of_arg(arg) <= 0:
+                raise ValueError
         except ValueError:
-            raise ValueError(f"bad fault {spec!r}; expected KIND:N:FAULT such as api:1:429") from None
+            raise ValueError(
+                f"bad fault {spec!r}; expected KIND:N:FAULT such as api:1:429, api:2:throttle:120 "
+                "(seconds) or pdf:1:generating:3 (requests)"
+            ) from None
         allowed = FAULTS.get(kind)
-        if allowed is None or fault not in allowed:
+        if allowed is None or name not in allowed:
             raise ValueError(
                 f"bad fault {spec!r}; " + ", ".join(f"{k} faults: {sorted(v)}" for k, v in FAULTS.items())
             )
@@ -226,15 +289,35 @@ class FaultPlan:
             self.rules[(kind, n)] = fault
 
     def clear(self) -> None:
+        """No more faults: the rules, a 429 spell under way and PDFs still being generated end."""
         with self._lock:
             self.rules.clear()
+            self.throttled_until.clear()
+            self.generating.clear()
 
     def next(self, kind: str, path: str, range_header: str | None = None) -> str | None:
         """Count this request and return the fault to inject into it, if any."""
         with self._lock:
+            now = time.monotonic()
             self.counts[kind] += 1
-            fault = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
-            self.log.append((time.monotonic(), kind, path, fault, range_header))
+            rule = self.rules.get((kind, self.counts[kind])) or self.rules.get((kind, 0))
+            name, _, arg = (rule or "").partition(":")
+            fault = rule
+            if now < self.throttled_until.get(kind, 0.0):
+                fault = "throttle"  # a spell under way answers everything of its kind
+            elif path in self.generating:
+                if self.generating[path] > 0:
+                    self.generating[path] -= 1
+                    fault = "generating"
+                elif name == "generating":
+                    fault = None  # made by now: a rule for every request does not start it again
+            elif name == "throttle":
+                self.throttled_until[kind] = now + float(arg)
+                fault = "throttle"
+            elif name == "generating":
+                self.generating[path] = int(arg or 1) - 1
+                fault = "generating"
+            self.log.append((now, kind, path, fault, range_header))
             return fault
 
 
@@ -600,10 +683,20 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
+    def _throttled(self, owner: ArxivServer, headers: dict[str, str] | None = None) -> None:
+        """arXiv's 429 (``FaultPlan``): ``Rate exceeded.``, no Retry-After unless the test asks for one."""
+        if owner.throttle_latency > 0 and self.server.stopping.wait(owner.throttle_latency):
+            self.close_connection = True
+            return
+        self._send(429, RATE_EXCEEDED, "text/plain", headers)
+
     def _api(self, owner: ArxivServer, query: str) -> None:
         fault = owner.faults.next("api", self.path)
-        if fault in ("429", "503"):
-            self._send(int(fault), f"fault {fault}\n".encode(), "text/plain", owner.fault_headers)
+        if fault in ("429", "throttle"):
+            self._throttled(owner, owner.fault_headers if fault == "429" else None)
+            return
+        if fault == "503":
+            self._send(503, b"fault 503\n", "text/plain", owner.fault_headers)
             return
         if fault == "hang":
             self._hang()
@@ -656,8 +749,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b"no such paper\n", "text/plain")
             return
         version = owner.catalog.version(arxiv_id, number)
-        if fault in ("429", "503", "404"):
+        if fault in ("429", "throttle"):
+            self._throttled(owner, owner.fault_headers if fault == "429" else None)
+            return
+        if fault in ("503", "404"):
             self._send(int(fault), f"fault {fault}\n".encode(), "text/plain", owner.fault_headers)
+            return
+        if fault == "generating":
+            self._send(200, generating_page(name), "text/html; charset=utf-8")
             return
         if fault == "hang":
             self._hang()
@@ -730,6 +829,7 @@ class ArxivServer(BackgroundServer):
         faults: FaultPlan | None = None,
         hang_seconds: float = 30.0,
         retry_after: float | None = None,
+        throttle_latency: float = 0.0,
         oai_page_size: int | None = None,
         oai_id_page_size: int | None = None,
         token_ttl: float = 3600.0,
@@ -748,6 +848,7 @@ class ArxivServer(BackgroundServer):
         self.faults = faults or FaultPlan()
         self.stats = RequestStats()
         self.fault_headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
+        self.throttle_latency = throttle_latency  # seconds a throttled request waits for its 429
         self.mid_body = threading.Event()  # set once a hang-body/cut fault has sent half a file
         self._httpd = _HTTPServer((host, port), _Handler)
         self._httpd.owner = self
@@ -822,11 +923,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8765, help="0: any free port")
     ap.add_argument(
-        "--fault", action="append", default=[], help="KIND:N:FAULT, e.g. api:1:429, pdf:2:truncate"
+        "--fault",
+        action="append",
+        default=[],
+        help="KIND:N:FAULT, e.g. api:1:429, pdf:2:truncate, api:2:throttle:120 (a 429 spell of 120 s "
+        "from the 2nd API request, as arXiv throttles), pdf:1:generating:3 (the 'PDF being generated' "
+        "page for that paper's first 3 requests)",
     )
     ap.add_argument("--hang-seconds", type=float, default=30.0)
     ap.add_argument(
         "--retry-after", type=float, default=None, help="Retry-After of injected 429/503 (OAI 503: default 1)"
+    )
+    ap.add_argument(
+        "--throttle-latency",
+        type=float,
+        default=0.0,
+        help="seconds each 429 of a throttle spell takes to arrive (arXiv's took 0.26 s to 124 s)",
     )
     ap.add_argument(
         "--oai-page-size",
@@ -870,6 +982,7 @@ def main(argv: list[str] | None = None) -> None:
         FaultPlan.parse(args.fault),
         args.hang_seconds,
         retry_after=args.retry_after,
+        throttle_latency=args.throttle_latency,
         oai_page_size=args.oai_page_size,
         token_ttl=args.token_ttl,
         limits=limits,

@@ -33,11 +33,21 @@ paging, tokens, earliest datestamp) and cites the sources. What both speak, and 
   optional ``source_type``), title, authors (one string, as submitted), categories
   (space-separated, primary first), comments, doi, license, abstract. Only the latest version of
   an item is exposed, carrying the whole version history (help page: "Item = Article").
-- **Withdrawals**: arXiv withdraws a paper by announcing a new version that holds only a
-  withdrawal notice; arxiv-browse treats a version whose source flag is ``I`` (ignore) as withdrawn
-  (``VersionEntry.withdrawn_or_ignore``) and lists no formats for it. So the withdrawal version
-  here has ``<size>1kb</size>`` and ``<source_type>I</source_type>``, and ``comments`` is the
-  author's reason as the catalog gives it (which need not contain the word "withdrawn").
+- **Withdrawals** (arXiv's oaipmh ``serializers/create_records.py``; real records in
+  tests/data/real/arxiv_oaipmh): arXiv withdraws a paper by announcing a new version that holds
+  only a withdrawal notice. Its source format is ``withdrawn``, which arXiv's server prints as
+  source type ``I`` (arxiv-base ``SourceFlag.ignore``: "Withdrawn ... No paper available"), and
+  its size ``42 // 1024`` = ``0kb``; so the withdrawal version here is ``<size>0kb</size>`` with
+  ``<source_type>I</source_type>``, and ``comments`` is the author's reason as the catalog gives
+  it (which need not contain the word "withdrawn"). Older withdrawals have no ``I``, only ``0kb``
+  and a comment saying so (0906.3336v2): shown for half the withdrawals whose comment says
+  "withdrawn" (``_old_style_withdrawal``).
+- **Sizes and source types**: ``0kb`` is also what a live version shows when its source is under
+  1 KB or its size is missing (2310.08262v1, 2305.11452v1): one live version in
+  ``MISSING_SIZE_ONE_IN`` (40) shows it. Live versions carry ``D`` (pdfLaTeX) or ``AD``
+  (ancillary files) for some papers, as real ones do.
+- **Authors** as submitted, affiliations and all (``raw_authors``): about a quarter of the papers
+  show bracketed or numbered affiliations, or "A, B, and C"; names with accents in TeX.
 - **Paging**: ``page_size`` records per ``ListRecords`` response (default: the implementation's,
   2,500 now, 1,000 for the legacy server); the rest of the paging rules are the implementation's
   (``OaiRepository``).
@@ -58,6 +68,7 @@ import hashlib
 import json
 import threading
 import time
+import unicodedata
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -67,6 +78,7 @@ from urllib.parse import parse_qs, quote, unquote, urlencode
 from lxml import etree as ET
 
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion
+from reflong.ingest.metadata import is_withdrawn
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -137,10 +149,78 @@ def rfc822(day: str, seed: str) -> str:
 
 
 def authors_string(authors: list[str]) -> str:
-    """arXivRaw's authors field is one string as submitted: "A, B and C"."""
+    """The plain form of arXivRaw's authors field: "A, B and C"."""
     if len(authors) <= 1:
         return "".join(authors)
     return ", ".join(authors[:-1]) + " and " + authors[-1]
+
+
+# arXivRaw's <authors> is the string the submitter typed, served as is (arXiv's oaipmh,
+# templates/record_formats.xml: ``<authors>{{record.current_meta.authors}}</authors>``). Real rows
+# of arXiv's own test database (tests/data/real/arxiv_oaipmh) show the forms reproduced here:
+# affiliations in brackets after a name, holding commas, "and" and brackets of their own
+# ("C. Neri (Lloyds Banking Group, London, UK) and L. Schneider (...)", 0903.4542; "Roberto Lineros
+# (University of Torino and INFN/Torino)", 0907.4433), numbered affiliations listed at the end
+# ("A (1), B (2) and C (1) ((1) U.L.B., (2) ECE)", 1004.3715), a comma before the last "and"
+# (1010.3617) and TeX accents ("Fr\'ed\'eric Lagouti\`ere", 0712.3217). 37 of those 510 author
+# strings carry brackets; the stand-in decorates about one paper in four, so small test catalogs
+# meet every form. The names themselves are the catalog's, which is what a harvest must recover.
+_AFFILIATIONS = (
+    "University of Torino and INFN, Torino, Italy",
+    "Lloyds Banking Group, London, UK",
+    "Dept. of Physics (DIFI), University of Genova",
+    "Center for Development of Advanced Computing (C-DAC) Pune, India",
+    'MPI for Intelligent Systems, T\\"ubingen',
+    "LJLL",
+)
+_TEX_MARKS = {
+    "\u0301": "'",
+    "\u0300": "`",
+    "\u0302": "^",
+    "\u0308": '"',
+    "\u0303": "~",
+    "\u0327": "c",
+    "\u030c": "v",
+}
+_TEX_LETTERS = {"ł": "{\\l}", "Ł": "{\\L}", "ø": "{\\o}", "Ø": "{\\O}", "ß": "{\\ss}", "æ": "{\\ae}"}
+
+
+def tex_name(name: str) -> str:
+    """A name as submitters type it in TeX: ``Lagoutière`` -> ``Lagouti\\`ere``, ``Stanisława`` ->
+    ``Stanis{\\l}awa``, ``François`` -> ``Fran\\c{c}ois``; letters with no TeX form stay as they are."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", name):
+        if ch in _TEX_MARKS and out and out[-1].isalpha():
+            mark = _TEX_MARKS[ch]
+            out[-1] = f"\\{mark}{{{out[-1]}}}" if mark.isalpha() else f"\\{mark}{out[-1]}"
+        else:
+            out.append(_TEX_LETTERS.get(ch, ch))
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def raw_authors(paper: CatalogPaper) -> str:
+    """The catalog's authors as a submitter would have typed them (a stable choice per paper):
+    plain for most, with bracketed affiliations after names, or with numbered affiliations."""
+    names = [tex_name(a) for a in paper.authors]
+    if not names:
+        return ""
+    h = zlib.crc32(f"authors:{paper.arxiv_id}".encode())
+    style, pick = h % 8, h // 8
+    if style == 1:  # affiliations after some names, the last one always
+        names = [
+            f"{n} ({_AFFILIATIONS[(pick + i) % len(_AFFILIATIONS)]})" if i % 2 or i == len(names) - 1 else n
+            for i, n in enumerate(names)
+        ]
+    elif style == 2 and len(names) > 1:  # numbered, listed at the end in brackets
+        numbers = [1 + (pick + i) % 2 for i in range(len(names))]
+        listed = ", ".join(
+            f"({k}) {_AFFILIATIONS[(pick + k) % len(_AFFILIATIONS)]}" for k in sorted(set(numbers))
+        )
+        names = [f"{n} ({k})" for n, k in zip(names, numbers, strict=True)]
+        return f"{authors_string(names)} ({listed})"
+    if style == 3 and len(names) > 2:  # "A, B, and C"
+        return ", ".join(names[:-1]) + ", and " + names[-1]
+    return authors_string(names)
 
 
 def _day(value: str, name: str) -> str:
@@ -586,10 +666,34 @@ def _versions(paper: CatalogPaper) -> list[CatalogVersion]:
     return sorted(versions, key=lambda v: v.number)
 
 
+# What arXiv's oaipmh prints for a version (serializers/create_records.py, ``arXivRawRecord``):
+# ``<size>`` is ``source_size // 1024`` kb, or 0 when the database has no size; ``<source_type>``
+# holds the shown source flags (A, S) and a letter for the source format (pdftex D, html H, ps P,
+# docx X, withdrawn I; tex and pdf none). So a live version can show 0kb: a source under 1 KB
+# (2310.08262v1, 484 bytes of HTML) or no recorded size (2305.11452v1) -- 2 of 1,042 real
+# versions; the stand-in shows it for one live version in MISSING_SIZE_ONE_IN by default.
+MISSING_SIZE_ONE_IN = 40
+
+
 def _size_kb(paper: CatalogPaper, version: CatalogVersion) -> int:
+    if zlib.crc32(f"size:{paper.arxiv_id}v{version.number}".encode()) % MISSING_SIZE_ONE_IN == 0:
+        return 0
     if version.size_kb is not None:
         return version.size_kb
     return 120 + zlib.crc32(f"{paper.arxiv_id}v{version.number}".encode()) % 2900
+
+
+def _source_type(paper: CatalogPaper, version: CatalogVersion) -> str | None:
+    """A live version's flags: about a quarter pdfLaTeX (D), a few with ancillary files (A)."""
+    h = zlib.crc32(f"source:{paper.arxiv_id}v{version.number}".encode()) % 20
+    return "D" if h < 5 else "AD" if h == 5 else None
+
+
+def _old_style_withdrawal(paper: CatalogPaper) -> bool:
+    """Withdrawals from before arXiv had a ``withdrawn`` source format carry no ``I``: only 0kb and
+    the comment (0906.3336v2, "This paper has been withdrawn"). Shown so for half of the
+    withdrawals whose comment says so; the others, and every other withdrawal, carry ``I``."""
+    return is_withdrawn(paper.comment) and zlib.crc32(f"old:{paper.arxiv_id}".encode()) % 2 == 0
 
 
 def _categories(paper: CatalogPaper) -> list[str]:
@@ -612,11 +716,17 @@ def _arxiv_raw(metadata: ET.Element, paper: CatalogPaper) -> None:
         withdrawal = v.withdrawn or (paper.withdrawn and v is versions[-1] and len(versions) > 1)
         item = ET.SubElement(raw, f"{{{RAW}}}version", version=f"v{v.number}")
         ET.SubElement(item, f"{{{RAW}}}date").text = rfc822(v.date, f"{paper.arxiv_id}v{v.number}")
-        ET.SubElement(item, f"{{{RAW}}}size").text = f"{1 if withdrawal else _size_kb(paper, v)}kb"
+        # A withdrawal notice is a few bytes: 0kb (arXiv's 42-byte notices in its test data).
+        ET.SubElement(item, f"{{{RAW}}}size").text = f"{0 if withdrawal else _size_kb(paper, v)}kb"
+        flags = None
         if withdrawal:
-            ET.SubElement(item, f"{{{RAW}}}source_type").text = "I"
+            flags = None if v is versions[-1] and _old_style_withdrawal(paper) else "I"
+        else:
+            flags = _source_type(paper, v)
+        if flags:
+            ET.SubElement(item, f"{{{RAW}}}source_type").text = flags
     ET.SubElement(raw, f"{{{RAW}}}title").text = paper.title
-    ET.SubElement(raw, f"{{{RAW}}}authors").text = authors_string(paper.authors)
+    ET.SubElement(raw, f"{{{RAW}}}authors").text = raw_authors(paper)
     ET.SubElement(raw, f"{{{RAW}}}categories").text = " ".join(_categories(paper))
     if paper.comment:
         ET.SubElement(raw, f"{{{RAW}}}comments").text = paper.comment

@@ -11,10 +11,24 @@ a catalog folder (every paper in it is known by ``ARXIV:<id>``) and an index fil
 - ``GET /graph/v1/paper/{id}/citations?fields=&offset=&limit=``: ``{"offset", "next"?, "data":
   [{"citingPaper": {...}}]}``; ``limit`` above 1000 or ``offset + limit`` of 10,000 or more: 400;
   an unknown paper: 404;
+- citing rows without an id: a seeded ``unnamed_share`` of citation rows (default 8/1,881, the
+  share in a recorded answer: danielnsilva/semanticscholar, tests/data/test_get_paper_citations.yaml,
+  kept in tests/data/real/) come as ``{"citingPaper": {"paperId": null, "title": ...}}``: S2 lists
+  citing records it has no paper for. They do not count in ``citationCount`` (only papers do);
 - rate limits: requests without ``x-api-key`` share one pool (``shared_limit`` requests per
   ``shared_window`` seconds, default 100 per 300 s, S2's historical unauthenticated limit), a key
-  gets 1 request per second; over the limit: 429 with ``Retry-After`` (seconds until a slot frees);
-  an unknown key (when ``api_keys`` is given): 403;
+  gets 1 request per second; an unknown key (when ``api_keys`` is given): 403. Over the limit: 429
+  with S2's own body, ``{"message": "Too Many Requests. Please wait and try again or apply for a
+  key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form", "code":
+  "429"}`` (as users record it: SakanaAI/AI-Scientist issue #84, 2024) and **no** ``Retry-After``
+  (users see none: allenai/s2-folks issue #218, "it doesn't tell me how long to wait");
+  ``retry_after=True`` adds one (seconds until a slot frees), as this stand-in used to;
+- the unkeyed pool is shared by everyone, so it refuses below the published rate (allenai/s2-folks
+  issue #84: "too many requests" under the limit, "a known problem with our implementation of the
+  rate limiting"; NLeSC/litstudy pull request #105: "Since this is a shared global limit, requests
+  are often rejected with 429s"). Off by default; ``pool_busy`` P refuses that seeded share of
+  unkeyed requests, ``busy_spell`` S refuses every unkeyed request during the first S seconds
+  (others filling the pool);
 - ``GET /_stats``: requests by kind and status (the request counter; not part of S2's protocol).
 
 Run it:  python -m reflong.servers.s2_server --catalog DIR [--index DIR/s2_index.jsonl] --port 8766
@@ -23,7 +37,9 @@ Run it:  python -m reflong.servers.s2_server --catalog DIR [--index DIR/s2_index
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import random
 import re
 import threading
 import time
@@ -40,11 +56,21 @@ MAX_BATCH = 500
 MAX_LIMIT = 1000
 MAX_REACH = 10_000
 PAPER_FIELDS = {"paperId", "title", "citationCount", "externalIds", "publicationDate", "year", "url"}
+UNNAMED_SHARE = 8 / 1881  # citing rows with a null paperId in the recorded answer (tests/data/real)
+TOO_MANY = {
+    "message": "Too Many Requests. Please wait and try again or apply for a key for higher rate limits. "
+    "https://www.semanticscholar.org/product/api#api-key-form",
+    "code": "429",
+}
 _ID_RE = re.compile(r"^(?:ARXIV:\S+|DOI:\S+|CorpusId:\d+|[0-9a-f]{40})$")
 
 
+def _share(key: str) -> float:
+    return int(hashlib.sha1(f"reflong-s2-unnamed:{key}".encode()).hexdigest()[:8], 16) / 16**8
+
+
 class _World:
-    def __init__(self, catalog_dir: Path, index_file: Path) -> None:
+    def __init__(self, catalog_dir: Path, index_file: Path, unnamed_share: float = UNNAMED_SHARE) -> None:
         catalog = read_catalog(catalog_dir)
         self.papers = {
             a: {"title": p.title, "date": p.first_published} for a, p in sorted(catalog.papers.items())
@@ -57,6 +83,16 @@ class _World:
                 self.citers[row["cited"]].append(row)
         for rows in self.citers.values():
             rows.sort(key=lambda r: r["citing_key"])
+        # Rows S2 lists with no paper behind them (``paperId`` null): placed after a seeded share
+        # of the real rows, so they land on any page; not part of ``citationCount``.
+        self.rows: dict[str, list[dict]] = {}
+        for cited, rows in self.citers.items():
+            listed: list[dict] = []
+            for row in rows:
+                listed.append(row)
+                if _share(f"{cited}:{row['citing_key']}") < unnamed_share:
+                    listed.append({"citing_key": None, "title": f"Unmatched citing record of {cited}"})
+            self.rows[cited] = listed
 
     def resolve(self, ident: str) -> str | None:
         """The arXiv id an S2 id names (ARXIV:... or a paperId), None when unknown."""
@@ -70,7 +106,7 @@ class _World:
         full = {
             "paperId": paper_id(arxiv_id),
             "title": info["title"],
-            "citationCount": len(self.citers.get(arxiv_id, [])),
+            "citationCount": len(self.citers.get(arxiv_id, [])),  # papers only, not null rows
             "externalIds": {"ArXiv": arxiv_id},
             "publicationDate": info["date"],
             "year": int(info["date"][:4]) if info["date"] else None,
@@ -120,19 +156,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _gate(self, kind: str) -> bool:
         owner = self.server.owner
         owner.counts[kind] += 1
+        if owner.latency:
+            time.sleep(owner.latency)  # a slow index (a far host, a loaded API)
         key = self.headers.get("x-api-key")
         if key is not None and owner.api_keys is not None and key not in owner.api_keys:
             self._send(403, {"message": "Forbidden"})
             return False
-        wait = owner.limiter.check(key)
+        # Others filling the shared pool refuse us under our own rate (before our slot is counted).
+        wait = 1.0 if key is None and owner.pool_refuses() else owner.limiter.check(key)
         if wait is not None:
-            self._send(
-                429,
-                {
-                    "message": "Too Many Requests. Please wait and try again or apply for a key for higher rate limits."
-                },
-                {"Retry-After": str(max(1, int(wait + 0.999)))},
-            )
+            headers = {"Retry-After": str(max(1, int(wait + 0.999)))} if owner.retry_after else None
+            self._send(429, TOO_MANY, headers)
             return False
         return True
 
@@ -206,11 +240,15 @@ class _Handler(BaseHTTPRequestHandler):
         if arxiv_id is None:
             self._send(404, {"error": "Paper not found"})
             return
-        rows = owner.world.citers.get(arxiv_id, [])
+        rows = owner.world.rows.get(arxiv_id, [])
         page = rows[offset : offset + limit]
         data = []
         for row in page:
             citing = {"paperId": row["citing_key"]}
+            if row["citing_key"] is None:  # a citing record without a paper: its title only
+                citing["title"] = row["title"]
+                data.append({"citingPaper": citing})
+                continue
             if "title" in requested:
                 citing["title"] = row["title"]
             if "publicationDate" in requested:
@@ -243,15 +281,36 @@ class S2Server(BackgroundServer):
         shared_window: float = 300.0,
         keyed_per_second: float = 1.0,
         api_keys: set[str] | None = None,
+        latency: float = 0.0,
+        retry_after: bool = False,
+        pool_busy: float = 0.0,
+        busy_spell: float = 0.0,
+        unnamed_share: float = UNNAMED_SHARE,
+        seed: int = 0,
     ) -> None:
         catalog_dir = Path(catalog_dir)
-        self.world = _World(catalog_dir, Path(index_file) if index_file else catalog_dir / INDEX_FILE)
+        self.latency = latency  # seconds every answer is held back
+        self.world = _World(
+            catalog_dir, Path(index_file) if index_file else catalog_dir / INDEX_FILE, unnamed_share
+        )
         self.limiter = _Limiter(shared_limit, shared_window, keyed_per_second)
         self.api_keys = api_keys
+        self.retry_after = retry_after
+        self.pool_busy = pool_busy
+        self.busy_until = time.monotonic() + busy_spell
+        self._rng = random.Random(seed)
+        self._rng_lock = threading.Lock()
         self.counts: Counter = Counter()
         self._httpd = _HTTPServer((host, port), _Handler)
         self._httpd.owner = self
         self._thread: threading.Thread | None = None
+
+    def pool_refuses(self) -> bool:
+        """Other callers have the shared pool: a spell at the start, or a seeded share of requests."""
+        if time.monotonic() < self.busy_until:
+            return True
+        with self._rng_lock:
+            return self.pool_busy > 0 and self._rng.random() < self.pool_busy
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -264,8 +323,31 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--port", type=int, default=8766, help="0: any free port")
     ap.add_argument("--shared-limit", type=int, default=100, help="requests without a key per window")
     ap.add_argument("--shared-window", type=float, default=300.0, help="seconds")
+    ap.add_argument(
+        "--pool-busy", type=float, default=0.0, help="share of unkeyed requests refused (others use the pool)"
+    )
+    ap.add_argument(
+        "--busy-spell", type=float, default=0.0, help="seconds from start refusing unkeyed requests"
+    )
+    ap.add_argument("--retry-after", action="store_true", help="send Retry-After with 429 (S2 does not)")
+    ap.add_argument(
+        "--unnamed-share", type=float, default=UNNAMED_SHARE, help="citing rows with a null paperId"
+    )
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds every answer is held back")
     args = ap.parse_args(argv)
-    server = S2Server(args.catalog, args.index, args.host, args.port, args.shared_limit, args.shared_window)
+    server = S2Server(
+        args.catalog,
+        args.index,
+        args.host,
+        args.port,
+        args.shared_limit,
+        args.shared_window,
+        latency=args.latency,
+        retry_after=args.retry_after,
+        pool_busy=args.pool_busy,
+        busy_spell=args.busy_spell,
+        unnamed_share=args.unnamed_share,
+    )
     print(f"Semantic Scholar-protocol server for {args.catalog} at {server.url}", flush=True)
     server.serve_until_interrupted()
 

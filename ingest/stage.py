@@ -43,12 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
-from sqlmodel import select
+from sqlmodel import delete
 
 from reflong.common.errors import NetworkError, ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.engine import session_for
-from reflong.db.papers import Paper, PaperRole, clear_failure, record_failure, set_role, upsert_paper
+from reflong.db.papers import PaperRole, clear_failure, record_failure, set_role, upsert_paper
 from reflong.ingest.catalog.source import LocalSource, Source
 from reflong.ingest.download import FetchOutcome, cache_name, download
 from reflong.ingest.harvest.api import harvest_window, lookup_versions
@@ -56,10 +56,9 @@ from reflong.ingest.harvest.arxiv_client import API_PAGE_SIZE, API_RESULT_CAP, P
 from reflong.ingest.harvest.oai import DEFAULT_OAI_URL, clamp_from, harvest_set, identify, sets_for
 from reflong.ingest.metadata import PaperMeta
 from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL, ArxivConnection, NetPolicy
-from reflong.ingest.paper_rows import meta_from_row, paper_columns
+from reflong.ingest.paper_rows import paper_columns
 from reflong.ingest.plan.pdf_plan import Plan, PlanSettings, make_plan
-from reflong.ingest.plan.roles import assign_roles
-from reflong.ingest.plan.selection import stratified_sample
+from reflong.ingest.plan.roles import IN_CHUNK, RolePapers, assign_roles
 from reflong.ingest.plan.versions import pick_versions
 from reflong.ingest.plan.windows import DISTRACTOR, POOL, SEED, BuildWindows, parse_month
 
@@ -253,7 +252,6 @@ def _plan(
     engine: Engine,
     settings: IngestSettings,
     window: str,
-    chosen: list[tuple[str | None, PaperMeta]],
     cache_dir: Path,
     metadata_requests: int,
     plan_callback: PlanCallback,
@@ -263,7 +261,6 @@ def _plan(
     plan = make_plan(
         engine,
         window,
-        chosen,
         settings.plan,
         cache_dir,
         settings.net.delay,
@@ -284,38 +281,33 @@ def _plan(
 
 def sample_pool_roles(session, label: str, max_papers: int | None, seed: int) -> int:
     """Keep ``max_papers`` pool roles of ``label``: a seeded sample stratified by month and primary
-    category (never the first N by date); the other pool roles are removed. Returns pool roles kept."""
-    rows = session.exec(
-        select(PaperRole, Paper)
-        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
-        .where(PaperRole.window == label, PaperRole.role == POOL)
-    ).all()
-    if max_papers is None or len(rows) <= max_papers:
-        return len(rows)
-    keep = stratified_sample(
-        rows,
-        max_papers,
-        seed,
-        lambda rp: f"{(rp[1].first_published or '')[:7]}|{rp[1].primary_category or ''}",
-        lambda rp: rp[0].arxiv_id,
-    )
-    kept = {role.arxiv_id for role, _ in keep}
-    for role, _ in rows:
-        if role.arxiv_id not in kept:
-            session.delete(role)
+    category (never the first N by date); the other pool roles are removed. Returns pool roles kept.
+
+    Counted and sampled in the store (``RolePapers``), removed a page at a time."""
+    session.commit()  # the roles as stored are what is counted and sampled
+    pool = RolePapers(session.get_bind(), label, POOL)
+    if max_papers is None or len(pool) <= max_papers:
+        return len(pool)
+    kept = set(pool.stratified_ids(max_papers, seed))
+    drop: list[str] = []
+    for arxiv_id in pool.iter_ids():  # one read cursor (WAL: it keeps its snapshot while we delete)
+        if arxiv_id not in kept:
+            drop.append(arxiv_id)
+        if len(drop) == IN_CHUNK:
+            _drop_roles(session, label, POOL, drop)
+            drop = []
+    _drop_roles(session, label, POOL, drop)
     session.commit()
     return len(kept)
 
 
-def _window_metas(session, label: str) -> list[tuple[str | None, PaperMeta]]:
-    """The (role, pinned paper version) pairs of a window, as the store holds them."""
-    rows = session.exec(
-        select(PaperRole.role, Paper)
-        .join(Paper, (Paper.arxiv_id == PaperRole.arxiv_id) & (Paper.version == PaperRole.version))
-        .where(PaperRole.window == label)
-        .order_by(PaperRole.arxiv_id)
-    ).all()
-    return [(role, meta_from_row(p)) for role, p in rows]
+def _drop_roles(session, label: str, role: str, ids: list[str]) -> None:
+    if ids:
+        session.exec(
+            delete(PaperRole).where(
+                PaperRole.window == label, PaperRole.role == role, PaperRole.arxiv_id.in_(ids)
+            )
+        )
 
 
 def _run_arxiv(
@@ -373,10 +365,7 @@ def _run_arxiv(
             cache_dir.mkdir(parents=True, exist_ok=True)
             session.commit()
             metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
-            plan = _plan(
-                engine, settings, build.label, _window_metas(session, build.label), cache_dir,
-                metadata_requests, plan_callback, progress,
-            )  # fmt: skip
+            plan = _plan(engine, settings, build.label, cache_dir, metadata_requests, plan_callback, progress)
             summary.plan = plan
             if settings.pdfs and not settings.plan.dry_run:
                 _check_disk(settings, plan)
@@ -499,12 +488,11 @@ def _run_local(
                 session, summary.window, settings.max_papers, settings.plan.seed
             )
             summary.papers = sum(summary.roles.values())
-            chosen = _window_metas(session, summary.window)
 
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
-            plan = _plan(engine, settings, summary.window, chosen, cache_dir, 0, plan_callback, progress)
+            plan = _plan(engine, settings, summary.window, cache_dir, 0, plan_callback, progress)
             summary.plan = plan
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]
         if not settings.pdfs:

@@ -48,6 +48,7 @@ from reflong.ingest.index.base import (
     lookup_requests,
 )
 from reflong.ingest.metadata import PaperMeta
+from reflong.ingest.plan.roles import RolePapers
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
     NEGATIVES_FLOOR,
@@ -55,7 +56,6 @@ from reflong.ingest.plan.selection import (
     cap_plan,
     key_order,
     seeded_sample,
-    stratified_sample,
 )
 from reflong.ingest.plan.windows import DISTRACTOR, POOL, SEED
 
@@ -287,10 +287,6 @@ def open_index(
     return CachedIndex(engine, client), f"{provider.name} at {setup.url} ({detail})"
 
 
-def _month_and_category(meta: PaperMeta) -> str:
-    return f"{(meta.first_published or '')[:7]}|{meta.primary_category or ''}"
-
-
 def _vid(meta: PaperMeta) -> str:
     return meta.arxiv_id
 
@@ -298,7 +294,6 @@ def _vid(meta: PaperMeta) -> str:
 def make_plan(
     engine: Engine,
     window: str,
-    chosen: list[tuple[str | None, PaperMeta]],
     settings: PlanSettings,
     cache_dir: Path,
     arxiv_delay: float,
@@ -310,11 +305,9 @@ def make_plan(
 ) -> Plan:
     """Decide which PDFs to fetch (and store the decision); no PDF is downloaded here.
 
+    The window's papers are read from its stored roles, sampled in the store (``RolePapers``).
     ``local_catalog``: the PDFs come from that folder (``--source``), not over the network."""
-    by_role: dict[str, list[PaperMeta]] = {SEED: [], POOL: [], DISTRACTOR: []}
-    for role, meta in chosen:
-        if role in by_role:
-            by_role[role].append(meta)
+    by_role = {role: RolePapers(engine, window, role) for role in (SEED, POOL, DISTRACTOR)}
     index, described = open_index(engine, settings, timeout, retries)
     plan = Plan(
         window,
@@ -325,7 +318,7 @@ def make_plan(
     )
     plan.metadata_papers = {r: len(m) for r, m in by_role.items()}
     seed = settings.seed
-    distractors = seeded_sample(by_role[DISTRACTOR], settings.distractors, seed, "distractors", key=_vid)
+    distractors = by_role[DISTRACTOR].sample(settings.distractors, seed, "distractors")
 
     citer_picks: dict[str, list[str]] = {}
     controls: list[PaperMeta] = []
@@ -347,7 +340,6 @@ def make_plan(
             plan.index_requests = Counter(index.provider.requests)
             plan.index_cached = Counter(index.hits)
             plan.index_notes = _index_notes(index.provider)
-    pool_by_id = {m.arxiv_id: m for m in by_role[POOL]}
     if index is None:
         # The distractors asked for first (they are few), the pool sample fills the budget left.
         n_wanted = len(distractors)
@@ -355,7 +347,7 @@ def make_plan(
         n_distractors = min(len(distractors), budget)
         wanted = {"distractor": n_distractors, "sample": min(len(by_role[POOL]), budget - n_distractors)}
         distractors = seeded_sample(distractors, wanted["distractor"], seed, "distractors-cap", key=_vid)
-        samples = stratified_sample(by_role[POOL], wanted["sample"], seed, _month_and_category, _vid)
+        samples = by_role[POOL].stratified(wanted["sample"], seed)
         plan.picks = [Pick("sample", m) for m in samples] + [Pick("distractor", m) for m in distractors]
         cut = _cut_line(
             settings.max_pdfs,
@@ -385,6 +377,7 @@ def make_plan(
         for key_id in sorted(capped.citers):
             for a in capped.citers[key_id]:
                 first_key.setdefault(a, key_id)
+        pool_by_id = by_role[POOL].metas(first_key)
         plan.picks = (
             [Pick("citer", pool_by_id[a], first_key[a]) for a in sorted(first_key)]
             + [Pick("control", m) for m in capped.controls]
@@ -402,7 +395,7 @@ def make_plan(
 
 def _index_plan(
     index: CachedIndex,
-    by_role: dict[str, list[PaperMeta]],
+    by_role: dict[str, RolePapers],
     settings: PlanSettings,
     plan: Plan,
     progress: ProgressFactory = null_progress,
@@ -410,8 +403,7 @@ def _index_plan(
     """Keys and their citers, and controls, from the index. Its questions can take minutes at
     the index's gap (S2: 1 s a request): progress lines say how far they are (``progress``)."""
     seed = settings.seed
-    seed_ids = sorted(m.arxiv_id for m in by_role[SEED])
-    pool_ids = {m.arxiv_id for m in by_role[POOL]}
+    seed_ids = by_role[SEED].ids()
     provider = index.provider
     batches = lookup_requests(len(index.uncached_papers(seed_ids)), provider.batch_size)
     with progress(total=batches, desc="index lookups", unit="batch") as bar:
@@ -436,7 +428,7 @@ def _index_plan(
                 break
             citers = index.citers(arxiv_id)
             paged.append(arxiv_id)
-            in_pool = sorted({c.arxiv_id for c in citers if c.arxiv_id in pool_ids})
+            in_pool = sorted(by_role[POOL].among(c.arxiv_id for c in citers))
             bar.set_postfix_str(f"{asked} seeds asked, {sum(provider.requests.values())} requests")
             if len(in_pool) < MIN_CITATIONS:
                 bar.update(0)  # a candidate skipped is progress too: the line may be due
@@ -448,8 +440,7 @@ def _index_plan(
             plan.keys.append((arxiv_id, counts[arxiv_id], band, len(in_pool)))
             bar.update(1)
     plan.citers = index.citers_report(paged)
-    unlinked = [m for m in by_role[POOL] if m.arxiv_id not in linked]
-    controls = seeded_sample(unlinked, settings.controls, seed, "controls", key=_vid)
+    controls = by_role[POOL].sample(settings.controls, seed, "controls", exclude=linked)
     return citer_picks, controls
 
 

@@ -8,26 +8,42 @@ from the stored history (no look-ups when the history is complete, as arXivRaw's
 already stored for this window is kept when later versions appear (a refresh never moves it).
 Withdrawn papers (newest version a withdrawal notice) are recorded as failures and lose any role
 they had in this window.
+
+The stored roles are read back the same way (``RolePapers``): the PDF plan and ``--max-papers``
+count, sample and look up a window's papers in SQLite, a page at a time, and only the papers they
+pick become ``PaperMeta``; the samples are the ones ``plan.selection`` takes from the whole list.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import sqlalchemy as sa
 from sqlalchemy import delete, tuple_
 from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from reflong.db.harvest import ArxivRecordRow
 from reflong.db.papers import Failure, Paper, PaperRole, record_failure, utcnow
 from reflong.ingest.harvest.stored_records import record_from_row
-from reflong.ingest.metadata import ArxivRecord, PaperVersion, arxiv_pdf_url, at_version, matches_categories
-from reflong.ingest.paper_rows import METADATA_COLUMNS, paper_columns
+from reflong.ingest.metadata import (
+    ArxivRecord,
+    PaperMeta,
+    PaperVersion,
+    arxiv_pdf_url,
+    at_version,
+    matches_categories,
+)
+from reflong.ingest.paper_rows import METADATA_COLUMNS, meta_from_row, paper_columns
+from reflong.ingest.plan.selection import month_and_category, sample_positions, stratum_quotas
 from reflong.ingest.plan.windows import DISTRACTOR, POOL, BuildWindows, Window
 
 BATCH = 2000
+IN_CHUNK = 500  # ids in one ``IN (...)`` (SQLite's variable limit is 32766 since 3.32, 999 before)
 
 
 def newest_before(record: ArxivRecord, cutoff: str) -> PaperVersion | None:
@@ -94,12 +110,6 @@ def assign_roles(
     hi = max(w.end for w in windows).isoformat()
     counts = RoleCounts(roles={w.role: 0 for w in windows})
     taken = {w.role: 0 for w in windows}
-    pinned = {
-        r.arxiv_id: r.version
-        for r in session.exec(
-            select(PaperRole).where(PaperRole.window == label, PaperRole.role == DISTRACTOR)
-        )
-    }
 
     def skip(arxiv_id: str, reason: str, message: str) -> None:
         record_failure(session, "ingest", arxiv_id, reason, message)
@@ -109,6 +119,7 @@ def assign_roles(
 
     for rows in _rows_in(session, lo, hi):
         papers, roles, ok, drop = [], [], [], []
+        pinned = _pins(session, label, [row.arxiv_id for row in rows])
         for row in rows:
             window = _window_of(windows, row.first_published)
             if window is None or not matches_categories(json.loads(row.categories_json), categories):
@@ -164,6 +175,23 @@ def assign_roles(
     return counts
 
 
+def _pins(session: Session, label: str, ids: list[str]) -> dict[str, int]:
+    """The versions distractors among ``ids`` are already pinned to in this window (a batch's:
+    each paper is in one batch, and only its own batch writes its role)."""
+    pins: dict[str, int] = {}
+    for i in range(0, len(ids), IN_CHUNK):
+        pins.update(
+            session.exec(
+                select(PaperRole.arxiv_id, PaperRole.version).where(
+                    PaperRole.window == label,
+                    PaperRole.role == DISTRACTOR,
+                    PaperRole.arxiv_id.in_(ids[i : i + IN_CHUNK]),
+                )
+            ).all()
+        )
+    return pins
+
+
 def _write(
     session: Session, label: str, papers: list[dict], roles: list[dict], ok: list[str], drop: list[str]
 ) -> None:
@@ -195,3 +223,121 @@ def _write(
         conn.execute(delete(Failure).where(Failure.stage == "ingest", Failure.subject.in_(ok)))
     if drop:
         conn.execute(delete(PaperRole).where(PaperRole.window == label, PaperRole.arxiv_id.in_(drop)))
+
+
+_ROLE = PaperRole.__table__
+_PAPER = Paper.__table__
+
+
+class RolePapers:
+    """The papers of one role in a build window as the store holds them (``paper_role`` joined to
+    ``paper`` at the pinned version), in arXiv id order, never all in memory at once.
+
+    Counts, id streams and look-ups are queries; a sample is drawn from the count
+    (``selection.sample_positions``) and only the picked rows are read whole, so it equals
+    ``seeded_sample`` / ``stratified_sample`` over the whole list, keyed by arXiv id (SQLite orders
+    the ASCII ids as Python does). Iterating gives every paper as ``PaperMeta``, a page at a time.
+    """
+
+    def __init__(self, engine: Engine, window: str, role: str) -> None:
+        self.engine, self.window, self.role = engine, window, role
+        self._count: int | None = None
+
+    def _select(self, *columns) -> sa.Select:
+        joined = _ROLE.join(
+            _PAPER, (_PAPER.c.arxiv_id == _ROLE.c.arxiv_id) & (_PAPER.c.version == _ROLE.c.version)
+        )
+        return (
+            sa.select(*columns)
+            .select_from(joined)
+            .where(_ROLE.c.window == self.window, _ROLE.c.role == self.role)
+        )
+
+    def _stream(self, *columns) -> Iterator[sa.Row]:
+        """Rows of ``columns`` in id order, fetched ``BATCH`` at a time from one cursor."""
+        with self.engine.connect() as conn:
+            stmt = self._select(*columns).order_by(_ROLE.c.arxiv_id)
+            yield from conn.execution_options(yield_per=BATCH).execute(stmt)
+
+    def __len__(self) -> int:
+        if self._count is None:
+            with self.engine.connect() as conn:
+                self._count = conn.execute(self._select(sa.func.count())).scalar_one()
+        return self._count
+
+    def __iter__(self) -> Iterator[PaperMeta]:
+        for row in self._stream(*_PAPER.c):
+            yield meta_from_row(row)
+
+    def iter_ids(self) -> Iterator[str]:
+        for (arxiv_id,) in self._stream(_ROLE.c.arxiv_id):
+            yield arxiv_id
+
+    def ids(self) -> list[str]:
+        return list(self.iter_ids())
+
+    def among(self, ids: Iterable[str | None]) -> set[str]:
+        """Those of ``ids`` that have this role."""
+        wanted = sorted({a for a in ids if a})
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for i in range(0, len(wanted), IN_CHUNK):
+                chunk = wanted[i : i + IN_CHUNK]
+                found.update(conn.scalars(self._select(_ROLE.c.arxiv_id).where(_ROLE.c.arxiv_id.in_(chunk))))
+        return found
+
+    def metas(self, ids: Iterable[str]) -> dict[str, PaperMeta]:
+        """``PaperMeta`` of those of ``ids`` that have this role, by id (in id order)."""
+        wanted = sorted(set(ids))
+        out: dict[str, PaperMeta] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(wanted), IN_CHUNK):
+                chunk = wanted[i : i + IN_CHUNK]
+                rows = conn.execute(
+                    self._select(*_PAPER.c).where(_ROLE.c.arxiv_id.in_(chunk)).order_by(_ROLE.c.arxiv_id)
+                )
+                out.update((row.arxiv_id, meta_from_row(row)) for row in rows)
+        return out
+
+    def _read(self, ids: list[str]) -> list[PaperMeta]:
+        found = self.metas(ids)
+        return [found[a] for a in ids]
+
+    def sample(self, n: int | None, seed: int, label: str, exclude: Iterable[str] = ()) -> list[PaperMeta]:
+        """``seeded_sample`` of this role's papers (less ``exclude``), keyed by arXiv id."""
+        exclude = set(exclude)
+        count = sum(1 for a in self.iter_ids() if a not in exclude) if exclude else len(self)
+        positions = sample_positions(count, n, seed, label)
+        if positions is None:
+            return [m for m in self if m.arxiv_id not in exclude]
+        wanted, picked, at = set(positions), [], 0
+        for arxiv_id in self.iter_ids():
+            if arxiv_id in exclude:
+                continue
+            if at in wanted:
+                picked.append(arxiv_id)
+            at += 1
+        return self._read(picked)
+
+    def stratified_ids(self, n: int, seed: int) -> list[str]:
+        """The ids ``stratified_sample`` takes (``n`` smaller than the role), strata by month of the
+        first version and primary category (``selection.month_and_category``)."""
+        columns = (_ROLE.c.arxiv_id, _PAPER.c.first_published, _PAPER.c.primary_category)
+        sizes = Counter(month_and_category(day, cat) for _a, day, cat in self._stream(*columns))
+        quotas = stratum_quotas(sizes, n)
+        positions = {s: sample_positions(sizes[s], quotas[s], seed, f"stratum:{s}") for s in sizes}
+        wanted = {s: None if p is None else set(p) for s, p in positions.items()}
+        seen: Counter = Counter()
+        picked = []
+        for arxiv_id, day, cat in self._stream(*columns):
+            s = month_and_category(day, cat)
+            if wanted[s] is None or seen[s] in wanted[s]:
+                picked.append(arxiv_id)
+            seen[s] += 1
+        return picked
+
+    def stratified(self, n: int | None, seed: int) -> list[PaperMeta]:
+        """``stratified_sample`` of this role's papers by month and primary category, keyed by id."""
+        if n is None or n >= len(self):
+            return list(self)
+        return self._read(self.stratified_ids(n, seed))

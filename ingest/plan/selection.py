@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -28,6 +28,23 @@ def seeded_sample(items: Sequence[T], n: int | None, seed: int, label: str, key:
         return ordered
     picked = rng(seed, label).sample(ordered, max(0, n))
     return sorted(picked, key=key)
+
+
+def sample_positions(count: int, n: int | None, seed: int, label: str) -> list[int] | None:
+    """The positions, ascending, of what ``seeded_sample(items, n, seed, label)`` picks from
+    ``count`` items in key order (keys distinct); None when it takes them all.
+
+    ``random.Random.sample`` draws positions from the random stream and the population's length
+    alone, whatever the items are (the docs' ``sample(range(10000000), k=60)``), so a sample of rows
+    in a store can be chosen from their count and then read, instead of holding every row."""
+    if n is None or n >= count:
+        return None
+    return sorted(rng(seed, label).sample(range(count), max(0, n)))
+
+
+def month_and_category(first_published: str | None, primary_category: str | None) -> str:
+    """The stratum of a paper in pool samples: month of its first version and primary category."""
+    return f"{(first_published or '')[:7]}|{primary_category or ''}"
 
 
 def band_of(count: int) -> str:
@@ -69,16 +86,23 @@ def stratified_sample(
     groups: dict[str, list[T]] = defaultdict(list)
     for item in items:
         groups[stratum(item)].append(item)
-    total = len(items)
-    quotas = {s: n * len(g) / total for s, g in groups.items()}
-    alloc = {s: int(q) for s, q in quotas.items()}
-    left = n - sum(alloc.values())
-    for s in sorted(groups, key=lambda s: (-(quotas[s] - alloc[s]), s))[:left]:
-        alloc[s] += 1
+    alloc = stratum_quotas({s: len(g) for s, g in groups.items()}, n)
     out: list[T] = []
     for s in sorted(groups):
         out.extend(seeded_sample(groups[s], alloc[s], seed, f"stratum:{s}", key=key))
     return sorted(out, key=key)
+
+
+def stratum_quotas(sizes: Mapping[str, int], n: int) -> dict[str, int]:
+    """How many of each stratum (of ``sizes[stratum]`` items) a stratified sample of ``n`` takes:
+    in proportion to their size, remainders to the largest fractions first (ties by name)."""
+    total = sum(sizes.values())
+    quotas = {s: n * size / total for s, size in sizes.items()}
+    alloc = {s: int(q) for s, q in quotas.items()}
+    left = n - sum(alloc.values())
+    for s in sorted(sizes, key=lambda s: (-(quotas[s] - alloc[s]), s))[:left]:
+        alloc[s] += 1
+    return alloc
 
 
 # What a Ref-Long-Paper task takes (assemble/paper/sampling.py; ingest cannot import assemble):

@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -399,7 +400,8 @@ class Phase:
     done: bool = False
     sessions: int = 0
     seconds: float = 0.0
-    peak_rss_mb: float = 0.0
+    peak_rss_mb: float = 0.0  # the paper run and its workers
+    stand_ins_rss_mb: float = 0.0  # the rehearsal's own process: the world, the stand-ins, rendering
     requests: dict[str, int] = field(default_factory=dict)
 
 
@@ -439,6 +441,8 @@ class Ledger:
         phase.requests = _add(base.requests, requests)
         phase.seconds = round(base.seconds + seconds, 1)
         phase.peak_rss_mb = round(max(base.peak_rss_mb, peak_rss_mb), 1)
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        phase.stand_ins_rss_mb = round(max(base.stand_ins_rss_mb, own), 1)
         self.save()
 
     def save(self) -> None:
@@ -668,6 +672,7 @@ def _figures(result: dict, ledger: Ledger, settings: RehearsalSettings) -> dict:
         "requests": _add(d, r),
         "pdfs_fetched": r["pdf"],
         "peak_rss_mb": max(dry.peak_rss_mb, run.peak_rss_mb),
+        "stand_ins_rss_mb": max(dry.stand_ins_rss_mb, run.stand_ins_rss_mb),
         "run_s": run.seconds,
         "wall_s": round(dry.seconds + run.seconds, 1),
         "projected_hours": round((arxiv * ARXIV_RULE_S + index * INDEX_RULE_S[settings.index]) / 3600, 2),
@@ -725,7 +730,8 @@ def summary_lines(result: dict) -> list[str]:
         f"  here: {_duration(result['wall_s'])} (dry run {_duration(result['dry_run_s'])}, run "
         f"{_duration(result['run_s'])}"
         + (f"; {resumed} resumed session{'s' if resumed != 1 else ''}" if resumed else "")
-        + f"), peak RSS {result['peak_rss_mb']:,.0f} MB (the paper run and its workers)",
+        + f"), peak RSS {result['peak_rss_mb']:,.0f} MB (the paper run and its workers), "
+        f"{result['stand_ins_rss_mb']:,.0f} MB (the world and the stand-ins)",
         f"  files: {result['run_dir']} (store.db, out/, dry_run.log, run.log, {LEDGER})",
     ]
     return lines

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from reflong.cli import main
-from reflong.demo.rehearsal import OWN_OPTIONS, SINCE, own_options
+from reflong.demo.rehearsal import OWN_OPTIONS, SINCE, RehearsalSettings, own_options
 
 CLI = [sys.executable, "-c", "from reflong.cli import main; main()"]
 SCALE = "0.001"
@@ -179,6 +179,11 @@ def _read(path: Path) -> str:
             ["--world", "2024", "--", "--db=x.db", "--out", "y"],
             "--db, --out: the rehearsal sets these itself",
         ),
+        (
+            ["--world", "2024", "--", "--doc-policy", "nope"],
+            "after -- (options of `paper`): Invalid value for '--doc-policy'",
+        ),
+        (["--world", "2024", "--", "--bogus"], "after -- (options of `paper`): No such option '--bogus'"),
         (["--world", "2024", "--scale", "0"], "Invalid value for '--scale'"),
         (["--world", "2025"], "Invalid value for '--world'"),
     ],
@@ -188,3 +193,13 @@ def test_rehearsal_options_are_checked_before_anything_is_written(tmp_path, args
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_each_set_of_paper_options_gets_its_own_run_folder():
+    plain = RehearsalSettings(scale=0.05)
+    trim = RehearsalSettings(scale=0.05, paper_args=("--doc-policy", "trim"))
+    assert plain.run_name == "run-0.05-real"  # the bench's folder names are kept
+    assert RehearsalSettings(scale=0.05, index="openalex").run_name == "run-0.05-real-openalex"
+    assert trim.run_name.startswith("run-0.05-real-") and trim.run_name != plain.run_name
+    assert trim.run_name == RehearsalSettings(scale=0.05, paper_args=("--doc-policy", "trim")).run_name
+    assert trim.run_name != RehearsalSettings(scale=0.05, paper_args=("--doc-policy", "whole")).run_name

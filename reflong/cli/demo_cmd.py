@@ -281,6 +281,13 @@ def _rehearsal(
         settings = RehearsalSettings(scale=scale, index=index, lengths=lengths, paper_args=paper_args)
     except ReflongError as exc:
         raise click.UsageError(str(exc)) from None
+    if paper_args:  # checked as `paper` reads them, before the world is written
+        from reflong.cli.paper_cmd import paper
+
+        try:
+            paper.make_context("paper", list(paper_args))
+        except click.UsageError as exc:
+            raise click.UsageError(f"after -- (options of `paper`): {exc.format_message()}") from None
     progress = logging.getLogger("reflong").isEnabledFor(logging.INFO)  # -q: errors only
     result = rehearse(
         Path(out_dir), settings, echo=lambda line: click.echo(line, err=True) if progress else None

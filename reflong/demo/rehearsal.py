@@ -641,9 +641,10 @@ def _run_phase(
         raise
     ledger.update(phase, _diff(stand_ins.counts(), before), child.seconds, child.peak_rss_mb)
     if child.code != 0:
-        last = next((x for x in reversed(child.lines) if x.strip()), "no output")
+        last = next((x for x in reversed(child.lines) if x.strip()), "no output").strip()
+        last = last.removeprefix("Error: ")
         raise ReflongError(
-            f"the rehearsed paper run stopped (exit {child.code}) in {what}: {last.strip()} "
+            f"the rehearsed paper run stopped (exit {child.code}) in {what}: {last} "
             f"(log {run_dir / (phase + '.log')}); rerun the same command to resume"
         )
     if phase == "dry_run":

@@ -152,8 +152,11 @@ def test_a_killed_or_interrupted_rehearsal_stops_its_run_and_a_rerun_resumes(tmp
     assert "(resumed: session 2)" in done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["sessions"] == {"dry_run": 2, "run": 2}
+    assert result["sessions_killed"] == {"dry_run": 0, "run": 1}  # Ctrl-C counted to the end, SIGKILL not
     assert result["pdfs_downloaded"] == result["pdfs_planned"] > 0
-    assert result["pdfs_fetched"] == result["pdfs_planned"]  # no PDF asked twice
+    # the stand-in's PDF requests up to the last checkpoint before the SIGKILL (at the ingest's
+    # summary line at the latest); none after it: the rerun found every PDF in the cache
+    assert 0 < result["pdfs_fetched"] <= result["pdfs_planned"]
     assert result["answer_precision"] == 1.0 and result["answer_recall"] == 1.0
     assert result["tasks"] == {f"hard_{n}K": 100 for n in (30, 45, 60, 75)}
 

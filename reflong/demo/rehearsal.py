@@ -19,8 +19,9 @@
 
 Kill-safe like the rest: the world's files are written whole or not at all, the runs resume from
 their store, and the figures so far are kept in ``rehearsal.json`` in the run folder (checkpointed
-every few seconds), so a rerun after Ctrl-C or a kill goes on where it stopped and adds up its
-sessions; a rerun of a finished rehearsal prints its figures again without running anything.
+every few seconds and at every line of the run's output), so a rerun after Ctrl-C or a kill goes
+on where it stopped and adds up its sessions (a SIGKILLed session's last seconds of requests are not
+counted, and the figures say so); a rerun of a finished rehearsal prints its figures again without running anything.
 
 The GROBID stand-in is not started: it answers only for the recorded corpus PDFs (by their bytes),
 so for the world's rendered PDFs it would answer HTTP 500 every time; the default ``paper`` reads
@@ -305,12 +306,13 @@ def run_child(
 ) -> ChildRun:
     """Run ``cmd``; each line of its output goes to ``echo`` and to ``log`` (appended) as it comes.
 
-    ``tick(seconds so far)`` is called every CHECKPOINT_S. ``kill_after``: SIGKILL it after that
+    ``tick(seconds so far)`` is called every CHECKPOINT_S and after each line. ``kill_after``: SIGKILL it after that
     many seconds. Ctrl-C (or SIGTERM turned into it) stops the child (SIGINT, then SIGKILL after
     15 s) before KeyboardInterrupt goes on up. Peak RSS is the child's and its workers' (wait4)."""
     t0 = time.perf_counter()
     tail: collections.deque[str] = collections.deque(maxlen=400)
     quiet = threading.Event()  # once interrupted, the child's own "rerun the same command" is not ours
+    fresh = threading.Event()  # a line came: a stage ended or progressed, a checkpoint is due
     log_fh = None
     if log is not None:
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -330,6 +332,7 @@ def run_child(
                 log_fh.flush()
             if not quiet.is_set():
                 echo(line)
+            fresh.set()
 
     reader = threading.Thread(target=pump, name="rehearsal-child-output", daemon=True)
     reader.start()
@@ -346,7 +349,8 @@ def run_child(
             if kill_after is not None and now - t0 >= kill_after:
                 proc.send_signal(signal.SIGKILL)
                 kill_after = None
-            if tick is not None and now - last_tick >= CHECKPOINT_S:
+            if tick is not None and (fresh.is_set() or now - last_tick >= CHECKPOINT_S):
+                fresh.clear()
                 last_tick = now
                 tick(now - t0)
             time.sleep(0.1)
@@ -403,6 +407,8 @@ class Phase:
     peak_rss_mb: float = 0.0  # the paper run and its workers
     stand_ins_rss_mb: float = 0.0  # the rehearsal's own process: the world, the stand-ins, rendering
     requests: dict[str, int] = field(default_factory=dict)
+    running: bool = False  # a session is under way (still true on the next start: it was killed)
+    killed: int = 0  # sessions that ended without a last count (SIGKILL, power loss)
 
 
 class Ledger:
@@ -427,17 +433,24 @@ class Ledger:
                 self.plan = old.get("plan", {})
                 for name in PHASES:
                     if name in old.get("phases", {}):
-                        self.phases[name] = Phase(**old["phases"][name])
+                        phase = self.phases[name] = Phase(**old["phases"][name])
+                        if phase.running:  # its requests after the last checkpoint were not counted
+                            phase.running, phase.killed = False, phase.killed + 1
         self._base: Phase | None = None
 
     def begin(self, name: str) -> None:
         self._base = dataclasses.replace(self.phases[name], requests=dict(self.phases[name].requests))
         self.phases[name].sessions += 1
+        self.phases[name].running = True
         self.save()
 
-    def update(self, name: str, requests: dict, seconds: float, peak_rss_mb: float = 0.0) -> None:
+    def update(
+        self, name: str, requests: dict, seconds: float, peak_rss_mb: float = 0.0, last: bool = False
+    ) -> None:
+        """The session's counts so far (``last``: its final ones, the session is over)."""
         base = self._base or Phase()
         phase = self.phases[name]
+        phase.running = not last
         phase.requests = _add(base.requests, requests)
         phase.seconds = round(base.seconds + seconds, 1)
         phase.peak_rss_mb = round(max(base.peak_rss_mb, peak_rss_mb), 1)
@@ -637,9 +650,9 @@ def _run_phase(
             tick=lambda s: ledger.update(phase, _diff(stand_ins.counts(), before), s),
         )
     except BaseException:
-        ledger.update(phase, _diff(stand_ins.counts(), before), time.perf_counter() - start)
+        ledger.update(phase, _diff(stand_ins.counts(), before), time.perf_counter() - start, last=True)
         raise
-    ledger.update(phase, _diff(stand_ins.counts(), before), child.seconds, child.peak_rss_mb)
+    ledger.update(phase, _diff(stand_ins.counts(), before), child.seconds, child.peak_rss_mb, last=True)
     if child.code != 0:
         last = next((x for x in reversed(child.lines) if x.strip()), "no output").strip()
         last = last.removeprefix("Error: ")
@@ -664,6 +677,8 @@ def _figures(result: dict, ledger: Ledger, settings: RehearsalSettings) -> dict:
         "dry_run_estimate": {"index": ledger.plan.get("index"), "pdfs": ledger.plan.get("pdfs")},
         "pdfs_planned": ledger.plan.get("pdfs"),
         "sessions": {"dry_run": dry.sessions, "run": run.sessions},
+        # sessions killed outright: their requests after the last checkpoint are not counted
+        "sessions_killed": {"dry_run": dry.killed, "run": run.killed},
     }
     if not run.done:
         return out
@@ -694,6 +709,13 @@ def summary_lines(result: dict) -> list[str]:
     index = req["index_batch"] + req["index_citations"]
     sessions = result["sessions"]
     resumed = sum(sessions.values()) - len(sessions)
+    killed = sum(result["sessions_killed"].values())
+    uncounted = (
+        f" ({killed} killed session{'s' if killed != 1 else ''}: requests in up to {CHECKPOINT_S:g} s "
+        "before a kill are not counted)"
+        if killed
+        else ""
+    )
     scale = result["scale"]
     size = (
         "2024's real volume" if scale == 1 else f"{scale:g} x 2024's volume; --scale 1 rehearses the real one"
@@ -715,7 +737,8 @@ def summary_lines(result: dict) -> list[str]:
             f"; {n(result.get('pdfs_downloaded'))} downloaded in the store"
             if "pdfs_downloaded" in result
             else ""
-        ),
+        )
+        + uncounted,
         f"  on arXiv: {n(arxiv)} requests x {ARXIV_RULE_S:g} s + {n(index)} index requests x "
         f"{INDEX_RULE_S[result['index']]:g} s = {result['projected_hours']:.2f} h at the services' rules "
         f"(this world is {size})",

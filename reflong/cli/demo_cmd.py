@@ -143,7 +143,7 @@ def synth_arxiv(
     default=default_of(RehearsalSettings, "scale"),
     show_default=True,
     help="With --world: the world's size against the real year's (1: ~90K papers, ~2,100 PDFs; "
-    "0.05: ~4.5K papers, ~1,550 PDFs; either 10-15 min on 2 cores, the time goes with the PDFs).",
+    "0.05: ~4.5K papers, ~1,550 PDFs, ~5 min on 2 cores; the time goes with the PDFs).",
 )
 @click.option(
     "--index",

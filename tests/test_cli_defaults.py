@@ -25,6 +25,7 @@ from reflong.cli.paper_cmd import parse_lengths
 from reflong.common.tokenizer import DEFAULT_TOKENIZER
 from reflong.demo.catalog2024 import write_catalog
 from reflong.demo.citation_graph import IndexConfig, write_world_index
+from reflong.demo.rehearsal import RehearsalSettings
 from reflong.demo.world import SynthConfig
 from reflong.evaluate.baseline_run import score_baselines
 from reflong.evaluate.runner import RunSettings, run_prompts
@@ -119,6 +120,7 @@ SETTINGS = {
         **{name: (IndexConfig, name) for name in ("seed", "missing", "spurious", "off_arxiv")},
     },
     "synth-catalog": {name: (write_catalog, name) for name in ("scale", "seed", "until")},
+    "demo": {name: (RehearsalSettings, name) for name in ("scale", "index", "lengths")},
 }
 
 # Defaults only the CLI holds (no stage setting behind them), each with its reason.

@@ -16,6 +16,7 @@ from reflong.cli.options import SEED, default_of
 from reflong.common.progress import tqdm_progress
 from reflong.demo.catalog2024 import write_catalog
 from reflong.demo.citation_graph import IndexConfig, write_world_index
+from reflong.demo.rehearsal import INDEX_RULE_S, LENGTHS, WORLDS, RehearsalSettings
 from reflong.demo.world import SynthConfig
 
 
@@ -128,15 +129,82 @@ def synth_arxiv(
     "--papers", type=click.IntRange(min=40), default=100, show_default=True, help="Synthetic papers."
 )
 @click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option(
+    "--world",
+    type=click.Choice(WORLDS),
+    default=None,
+    help="Rehearse the real run instead: `paper --since 2024-03` on a synthetic arXiv of that year's "
+    "volume, with a citation index; prints its requests, their cost at arXiv's 3 s rule, and the "
+    "answers' precision and recall against the world's truth.",
+)
+@click.option(
+    "--scale",
+    type=click.FloatRange(min=0.001),
+    default=default_of(RehearsalSettings, "scale"),
+    show_default=True,
+    help="With --world: the world's size against the real year's (1: ~90K papers, ~2,100 PDFs; "
+    "0.05: ~4.5K papers, ~1,550 PDFs, ~5 min on 2 cores; the time goes with the PDFs).",
+)
+@click.option(
+    "--index",
+    type=click.Choice(list(INDEX_RULE_S)),
+    default=default_of(RehearsalSettings, "index"),
+    show_default=True,
+    help="With --world: the citation index stand-in (Semantic Scholar, keyed: 1 request/s; or OpenAlex).",
+)
+@click.option(
+    "--lengths",
+    type=click.Choice(LENGTHS),
+    default=default_of(RehearsalSettings, "lengths"),
+    show_default=True,
+    help="With --world: paper lengths of the PDFs rendered on request (real: the corpus model, body "
+    "median ~9K tokens, ~49 references; demo: ~3.5K tokens, faster).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="With --world: the summary as text, or as one JSON line.",
+)
+@click.argument("paper_args", nargs=-1, type=click.UNPROCESSED, metavar="[-- PAPER OPTIONS]")
 @click.pass_context
-def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
+def demo(
+    ctx: click.Context,
+    out_dir: str,
+    papers: int,
+    seed: int,
+    world: str | None,
+    scale: float,
+    index: str,
+    lengths: str,
+    fmt: str,
+    paper_args: tuple[str, ...],
+) -> None:
     """See the whole pipeline work offline, in about a minute.
 
     Generates a small synthetic arXiv (two-column PDFs with numbered and author-year
     bibliographies, seeds, citing papers, distractors, near-miss titles, revised versions), serves
     it on 127.0.0.1 through the same arXiv-protocol server the tests use, and runs
     `reflong-build paper` against it through the real arxiv client. Outputs land in OUT/paper.
+
+    \b
+    With --world 2024: a rehearsal of the real run, to check an install, a setting or a new
+    version before spending hours on arXiv. It generates a metadata-only arXiv at 2024's volume
+    x --scale (PDFs rendered on request at real lengths), a citation truth and an imperfect index
+    view (OUT/world-SCALE, reused), serves them on 127.0.0.1 (arXiv OAI-PMH + API + PDFs, and the
+    index), runs the default `reflong-build paper --since 2024-03` against them with only the URLs
+    changed (and --delay 0; folders under OUT/run-...), then prints the requests by kind, the PDFs
+    against the plan, what the same requests take at arXiv's 3 s rule, the answers' precision and
+    recall against the world's truth, and wall time and peak RSS here. Progress goes to stderr.
+    Options after -- go to `paper` (e.g. -- --doc-policy trim). A rerun resumes after Ctrl-C or a
+    kill, and reprints a finished rehearsal.
     """
+    if world is not None:
+        _rehearsal(ctx, out_dir, world, scale, index, lengths, fmt, paper_args)
+        return
+    _no_rehearsal_options(ctx, paper_args)
     from reflong.cli.paper_cmd import paper
     from reflong.servers.arxiv_server import ArxivServer
 
@@ -170,6 +238,65 @@ def demo(ctx: click.Context, out_dir: str, papers: int, seed: int) -> None:
     click.echo("next, on what the demo built:")
     for command, why in next_commands(out, since, pool_months, distractor_months, seed):
         click.echo(f"  {command}  # {why}")
+
+
+def _no_rehearsal_options(ctx: click.Context, paper_args: tuple[str, ...]) -> None:
+    """--scale, --index, --lengths, --format and options after -- belong to --world."""
+    from click.core import ParameterSource
+
+    given = [
+        f"--{name}"
+        for name in ("scale", "index", "lengths", "format")
+        if ctx.get_parameter_source("fmt" if name == "format" else name)
+        in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    ]
+    if paper_args:
+        given.append(" ".join(paper_args))
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: only with --world 2024 (the rehearsal of the real run)")
+
+
+def _rehearsal(
+    ctx: click.Context,
+    out_dir: str,
+    world: str,
+    scale: float,
+    index: str,
+    lengths: str,
+    fmt: str,
+    paper_args: tuple[str, ...],
+) -> None:
+    """``demo --world 2024``: reflong.demo.rehearsal, its summary on stdout, progress on stderr."""
+    import json
+    import logging
+
+    from click.core import ParameterSource
+
+    from reflong.common.errors import ReflongError
+    from reflong.demo.rehearsal import rehearse, summary_lines
+
+    for name in ("papers", "seed"):
+        if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            raise click.UsageError(f"--{name} shapes the small demo world; --world {world} has its own")
+    try:
+        settings = RehearsalSettings(scale=scale, index=index, lengths=lengths, paper_args=paper_args)
+    except ReflongError as exc:
+        raise click.UsageError(str(exc)) from None
+    if paper_args:  # checked as `paper` reads them, before the world is written
+        from reflong.cli.paper_cmd import paper
+
+        try:
+            paper.make_context("paper", list(paper_args))
+        except click.UsageError as exc:
+            raise click.UsageError(f"after -- (options of `paper`): {exc.format_message()}") from None
+    progress = logging.getLogger("reflong").isEnabledFor(logging.INFO)  # -q: errors only
+    result = rehearse(
+        Path(out_dir), settings, echo=lambda line: click.echo(line, err=True) if progress else None
+    )
+    if fmt == "json":
+        click.echo(json.dumps(result, sort_keys=True))
+    else:
+        click.echo("\n".join(summary_lines(result)))
 
 
 def next_commands(out: Path, since: str, pool_months: int, distractor_months: int, seed: int):

@@ -47,7 +47,7 @@ def _ingest(world: Path, db: Path, *extra: str) -> str:
     with ArxivServer(world) as ax:
         args = [
             "ingest", "--since", SINCE, "--distractor-months", "6", "--pool-months", "6", "--categories", "",
-            "--arxiv-url", ax.url, "--delay", "0", "--db", str(db), "--cache", str(db.parent / "cache"),
+            "--arxiv-url", ax.url, "--oai-url", ax.oai_url, "--delay", "0", "--db", str(db), "--cache", str(db.parent / "cache"),
             "--citation-index", "none", "--dry-run", *extra,
         ]  # fmt: skip
         out = CliRunner().invoke(main, args)

@@ -303,6 +303,24 @@ class ArxivConnection:
         )
         self.politeness.sleep(wait)
 
+    def retry_or_give_up(
+        self, kind: str, attempt: int, problem: str, url: str, retry_after: float | None, busy: bool
+    ) -> None:
+        """After failed try ``attempt``: wait and return, or raise once the retries are spent.
+
+        Every retried arXiv request loop (``get`` here, the API pages in ``arxiv_client``) ends a
+        failed try here, so the give-up rule and its message are one: ``ServiceBusyError`` when
+        the last failure was a 503-like spell, ``NetworkError`` otherwise.
+        """
+        if attempt > self.policy.retries:
+            if busy:
+                raise ServiceBusyError(busy_message(url, problem, attempt))
+            raise NetworkError(
+                f"arXiv kept failing ({problem}) after {attempt} tries for {url}; "
+                "try again later (rerun the same command: it resumes) or raise --delay"
+            )
+        self.backoff(kind, attempt, problem, url, retry_after)
+
     def backoff(self, kind: str, attempt: int, problem: str, url: str, retry_after: float | None) -> None:
         """Wait before retry ``attempt``, logged so that it shows without a TTY."""
         wait = self.policy.backoff_for(attempt, retry_after)
@@ -365,11 +383,4 @@ class ArxivConnection:
                         f"arXiv answered HTTP {resp.status_code} to {resp.url}; check --arxiv-url and --categories"
                     )
             attempt += 1
-            if attempt > self.policy.retries:
-                if busy:
-                    raise ServiceBusyError(busy_message(url, problem, attempt))
-                raise NetworkError(
-                    f"arXiv kept failing ({problem}) after {attempt} tries for {url}; "
-                    "try again later (rerun the same command: it resumes) or raise --delay"
-                )
-            self.backoff(kind, attempt, problem, url, retry_after)
+            self.retry_or_give_up(kind, attempt, problem, url, retry_after, busy)

@@ -19,7 +19,7 @@ import arxiv
 import requests
 from arxiv import _feed
 
-from reflong.common.errors import NetworkError, ServiceBusyError
+from reflong.common.errors import NetworkError
 from reflong.ingest.netpolicy import (
     BUSY_STATUS,
     DEFAULT_ARXIV_URL,
@@ -27,7 +27,6 @@ from reflong.ingest.netpolicy import (
     ArxivConnection,
     NetPolicy,
     Politeness,
-    busy_message,
     connection_reason,
     make_session,
     retry_after_seconds,
@@ -131,14 +130,7 @@ class PoliteArxivClient(arxiv.Client):
                     else:
                         problem = "empty page"
             attempt += 1
-            if attempt > self.policy.retries:
-                if busy:
-                    raise ServiceBusyError(busy_message(url, problem, attempt))
-                raise NetworkError(
-                    f"arXiv kept failing ({problem}) after {attempt} tries for {url}; "
-                    "try again later (rerun the same command: it resumes) or raise --delay"
-                )
-            self.conn.backoff("api", attempt, problem, url, retry_after)
+            self.conn.retry_or_give_up("api", attempt, problem, url, retry_after, busy)
 
     def page(self, search: arxiv.Search, start: int, page_size: int | None = None) -> _feed.ParsedFeed:
         """One page of ``search`` from ``start`` (the caller commits it before asking for the next)."""

@@ -28,6 +28,7 @@ from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.rehearsal import RehearsalSettings
 from reflong.demo.world import SynthConfig
 from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.human.session import open_session
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
 from reflong.ingest.netpolicy import NetPolicy
@@ -121,6 +122,7 @@ SETTINGS = {
     },
     "synth-catalog": {name: (write_catalog, name) for name in ("scale", "seed", "until")},
     "demo": {name: (RehearsalSettings, name) for name in ("scale", "index", "lengths")},
+    "human": {name: (open_session, name) for name in ("n_tasks", "host", "port")},
 }
 
 # Defaults only the CLI holds (no stage setting behind them), each with its reason.

@@ -173,6 +173,7 @@ COMMAND_MODULES = (
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
     "eval_cmd",  # reflong-build eval score / run / baseline
+    "human_cmd",  # reflong-build human: the human baseline's annotation page
 )
 
 

@@ -25,14 +25,35 @@ def eval_group() -> None:
     """
 
 
-def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
+def _emit(results, overall, fmt: str, save: Path | None, meta: dict, agreement=None) -> None:
     from reflong.common.atomic_files import write_atomic
+    from reflong.evaluate.agreement import agreement_table
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
     data = results_json(results, overall)
+    if agreement is not None:
+        data["agreement"] = [pair.as_json() for pair in agreement]
     if save is not None:
         write_atomic(save, (dumps(results_json(results, overall, meta)) + "\n").encode("utf-8"))
-    click.echo(dumps(data) if fmt == "json" else results_table(results, overall))
+    if fmt == "json":
+        click.echo(dumps(data))
+        return
+    click.echo(results_table(results, overall))
+    if agreement is not None:
+        click.echo("")
+        click.echo(agreement_table(agreement))
+
+
+def _agreement(answers: Path, predictions: Path, label: str, others, prompts, parser: str):
+    """Every pair among --predictions and --agreement-with, each named as eval score names a run."""
+    from reflong.evaluate.agreement import agreement_paths
+    from reflong.evaluate.files import run_label
+
+    runs = [(label, predictions)]
+    for other in others:
+        name = run_label(other) or other.name
+        runs.append((name if name not in {n for n, _ in runs} else str(other), other))
+    return agreement_paths(answers, runs, prompts, parser)
 
 
 @eval_group.command("score")
@@ -58,16 +79,33 @@ def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
     help="prompt: read the answer format the prompt asks for; reflong2025: the release's own scoring.",
 )
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON here.")
-@click.option("--label", default=None, help="Name of what was scored (model or baseline), kept with --save.")
+@click.option(
+    "--label",
+    default=None,
+    help="Name of what was scored (model or baseline), kept with --save "
+    "[default: human:NAME for a `reflong-build human` folder, else the predictions' folder name].",
+)
+@click.option(
+    "--agreement-with",
+    "others",
+    type=_PATH,
+    multiple=True,
+    help="Other annotators' (or runs') predictions: adds agreement on the tasks both answered, for "
+    "every pair (share with the same answer; Cohen's kappa per document decision). Repeatable.",
+)
 @format_option
-def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, fmt: str) -> None:
+def score(
+    answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, others, fmt: str
+) -> None:
     """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall.
 
     Predictions (or prompts) that do not belong to their answers file (other task ids or keys,
     another length in the file name, fewer documents than the answers name) are not scored: each
     such configuration is named in one line, the others are scored, and the exit code is 1.
+    A `reflong-build human` folder is scored on the tasks its annotator was given.
     """
     from reflong.common.errors import ReflongError
+    from reflong.evaluate.files import run_label
 
     refuse_unfinished(answers, prompts)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
@@ -75,10 +113,13 @@ def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, s
         for item in not_scored[:-1]:
             click.echo(f"error: {item.reason}", err=True)
         raise ReflongError(not_scored[-1].reason)
-    meta = {"label": label or predictions.name, "parser": parser}
+    meta = {"label": label or run_label(predictions) or predictions.name, "parser": parser}
     if not_scored:
         meta["not_scored"] = {item.name: item.reason for item in not_scored}
-    _emit(results, overall, fmt, save, meta)
+    agreement = _agreement(answers, predictions, meta["label"], others, prompts, parser) if others else None
+    if agreement is not None:
+        meta["agreement"] = [pair.as_json() for pair in agreement]
+    _emit(results, overall, fmt, save, meta, agreement)
     if not_scored:
         for item in not_scored:
             click.echo(f"error: {item.reason}", err=True)

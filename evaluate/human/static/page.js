@@ -72,6 +72,7 @@ async function load(position) {
   $("answerbar").hidden = false;
   $("position").textContent = `Task ${task.position} of ${task.total}`;
   $("key").textContent = task.key;
+  $("key-sticky").textContent = task.key;
   $("instructions").textContent = task.instructions;
   const box = $("documents");
   box.replaceChildren();
@@ -107,6 +108,7 @@ async function load(position) {
   $("prev-task").disabled = task.position <= 1;
   $("next-task").disabled = task.position >= task.total;
   window.scrollTo(0, 0);
+  measureBars();
   startTimer();
   $("timer").textContent = clock(0);
 }
@@ -234,6 +236,17 @@ $("indexes").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.pre
 $("save").addEventListener("click", save);
 $("prev-task").addEventListener("click", () => task && task.position > 1 && load(task.position - 1));
 $("next-task").addEventListener("click", () => task && task.position < task.total && load(task.position + 1));
+
+// -- the sticky bars' heights, for the CSS that keeps scrolled-to text clear of them ----------------
+function measureBars() {
+  const root = document.documentElement.style;
+  root.setProperty("--bar", `${$("bar").offsetHeight}px`);
+  root.setProperty("--search", `${$("searchbar").offsetHeight}px`);
+  root.setProperty("--answer", `${$("answerbar").offsetHeight}px`);
+  const head = document.querySelector(".doc header");
+  if (head) root.setProperty("--dochead", `${head.offsetHeight}px`);
+}
+window.addEventListener("resize", measureBars);
 
 // -- start where the annotator stopped: the first unanswered task ---------------------------------
 (async function boot() {

@@ -243,3 +243,18 @@ def test_a_person_answers_through_the_page_survives_a_killed_server_and_is_score
         0,
         0,
     )
+
+
+def test_without_chromium_the_browser_test_skips_with_its_reason_but_fails_in_ci(
+    monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.delenv("REFLONG_REQUIRE_BROWSER", raising=False)
+    monkeypatch.delenv("REFLONG_REQUIRE_SHARED", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="needs Debian's chromium and chromium-driver"):
+        _browser_or_skip()
+    for variable in ("REFLONG_REQUIRE_BROWSER", "REFLONG_REQUIRE_SHARED"):
+        with monkeypatch.context() as env:
+            env.setenv(variable, "1")
+            with pytest.raises(pytest.fail.Exception, match="this run must have it"):
+                _browser_or_skip()

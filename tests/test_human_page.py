@@ -264,3 +264,31 @@ def test_agreement_between_annotators_on_the_tasks_both_answered(tmp_path: Path)
     )
     assert code == 0 and "agreement on the tasks both answered:" in text
     assert "human:alice  human:bob" in text and "0.750 (3)" in text
+
+
+def test_a_build_with_both_prompt_placements_is_named_by_folder(tmp_path: Path) -> None:
+    """A/F builds keep the question-first prompts in before/ and question-last in ori/, with one
+    answers file in answers/ (the release's layout): --setting names the folder too."""
+    flat = build_setting(tmp_path / "flat", config="multi_stars_hard_8K")
+    build = tmp_path / "a"
+    for folder in ("before", "ori"):
+        (build / folder).mkdir(parents=True)
+        (build / folder / "multi_stars_hard_8K.json").write_bytes(
+            (flat / "multi_stars_hard_8K.json").read_bytes()
+        )
+    (build / "answers").mkdir()
+    (build / "answers" / "multi_stars_hard_8K_answers.json").write_bytes(
+        (flat / "multi_stars_hard_8K_answers.json").read_bytes()
+    )
+    res = CliRunner().invoke(
+        main, ["human", "--build", str(build), "--out", str(tmp_path / "x"), "--annotator", "a"]
+    )
+    assert res.exit_code == 1
+    assert "choose one with --setting (before/multi_stars_hard_8K, ori/multi_stars_hard_8K)" in res.output
+    setting = load_setting(build, "ori/multi_stars_hard_8K", 3)
+    assert setting.prompts_path == build / "ori" / "multi_stars_hard_8K.json"
+    assert setting.answers_path == build / "answers" / "multi_stars_hard_8K_answers.json"
+    assert [t.task_id for t in setting.tasks] == ["0", "1", "2"] and setting.available == 6
+    # one prompts file as --build finds its answers in the build above it
+    alone = load_setting(build / "before" / "multi_stars_hard_8K.json", None, 2)
+    assert alone.answers_path == setting.answers_path and alone.tasks[1].gold == tuple(gold_of(1, 6))

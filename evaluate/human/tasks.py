@@ -82,7 +82,10 @@ def find_setting_files(build: Path, setting: str | None) -> tuple[Path, Path, st
         raise ReflongError(f"no such file or folder: {build}")
     if build.is_file():
         config = files.config_name(build)
-        answers = files.find_partner(build.parent, config, ("{config}_answers.json",))
+        # beside the prompts (Paper's flat folder), or in the build above them (A/F: before/, answers/)
+        answers = files.find_partner(build.parent, config, ("{config}_answers.json",)) or files.find_partner(
+            build.parent.parent, config, ("{config}_answers.json",)
+        )
         if answers is None:
             raise ReflongError(
                 f"no {config}_answers.json beside {build}: the page needs the answers to score"

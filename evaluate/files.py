@@ -206,3 +206,24 @@ def run_label(predictions: Path) -> str | None:
     """The name a human annotation run goes by beside models (``human:NAME``), from its manifest."""
     data = _run_manifest(predictions)
     return str(data["model"]) if data.get("command") == "human" and data.get("model") else None
+
+
+def run_timing(predictions: Path) -> dict | None:
+    """A human annotation run's time on task, pooled over its settings: answered tasks, mean and
+    median seconds a task (Ref-Long reports 124 s); None for other runs."""
+    data = _run_manifest(predictions)
+    if data.get("command") != "human" or not isinstance(data.get("settings"), dict):
+        return None
+    per = [v for v in data["settings"].values() if isinstance(v, dict) and v.get("answered")]
+    answered = sum(int(v["answered"]) for v in per)
+    if not answered:
+        return {"annotator": data.get("annotator"), "answered": 0}
+    total = sum(float(v.get("seconds_total") or 0) for v in per)
+    medians = [float(v["seconds_median"]) for v in per if v.get("seconds_median") is not None]
+    return {
+        "annotator": data.get("annotator"),
+        "answered": answered,
+        "seconds_mean": round(total / answered, 1),
+        # pooled median is not recoverable from per-setting medians; one setting is the usual case
+        "seconds_median": medians[0] if len(medians) == 1 else None,
+    }

@@ -253,6 +253,19 @@ def test_agreement_between_annotators_on_the_tasks_both_answered(tmp_path: Path)
     ac = pairs[("human:alice", "human:carol")]
     assert (ac["shared_tasks"], ac["same_answer"]) == (2, 0)
     assert ("human:bob", "human:carol") in pairs and len(pairs) == 3
+    # the build's report: the annotator's time on task and agreement beside the scores
+    save = build / "eval" / "human-alice.json"
+    args = ["--answers", str(build), "--predictions", str(tmp_path / "alice"), "--prompts", str(build)]
+    code, _ = _score(*args, "--agreement-with", str(tmp_path / "bob"), "--save", str(save))
+    assert code == 0
+    from reflong.assemble.audit.report_eval import evaluation_section, load_evaluations
+
+    html = evaluation_section(load_evaluations(build), ["hard_30K"], "paper")
+    people = html.split('data-stat="people:human:alice">')[1].split("</li>")[0]
+    assert "4 tasks answered, 12 s a task (median 12 s)" in people  # 10, 11, 12, 13 s
+    assert (
+        "agreement with human:bob: same answer on 75.0% of 4 shared tasks, Cohen's kappa 0.91 per" in people
+    )
     # as a table, after the scores
     code, text = _score(
         "--answers",

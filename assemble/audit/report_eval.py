@@ -38,6 +38,7 @@ class EvalSeries:
     source: str
     by_config: dict[str, dict] = field(default_factory=dict)
     overall: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # what eval score kept: label, parser, human timing, agreement
 
 
 def _series(label: str, source: str, scores: dict) -> EvalSeries:
@@ -47,7 +48,8 @@ def _series(label: str, source: str, scores: dict) -> EvalSeries:
             continue
         config = figures.get("config") or name.removesuffix("_answers.json")
         by_config[config] = figures
-    return EvalSeries(label, source, by_config, scores.get("overall", {}))
+    meta = scores.get("meta") if isinstance(scores.get("meta"), dict) else {}
+    return EvalSeries(label, source, by_config, scores.get("overall", {}), meta)
 
 
 def load_evaluations(out_dir: str | Path | None) -> list[EvalSeries]:
@@ -144,4 +146,41 @@ def evaluation_section(series: list[EvalSeries], configs: list[str], subset: str
         "shares of the wrong answers (Ref-Long's error analysis). Published figures are the paper's "
         "for the same length, on its own papers.</p>"
     )
-    return note + table + errors
+    return note + table + errors + _people(series)
+
+
+def _people(series: list[EvalSeries]) -> str:
+    """Time on task and agreement of human annotators (``reflong-build human``), as Ref-Long
+    reports its people: seconds a task beside the scores, and how often two annotators agree."""
+    lines = []
+    for s in series:
+        human = s.meta.get("human") if isinstance(s.meta.get("human"), dict) else None
+        parts = []
+        if human and human.get("answered"):
+            median = human.get("seconds_median")
+            parts.append(
+                f"{human['answered']} tasks answered, {human.get('seconds_mean', 0):.0f} s a task"
+                + (f" (median {median:.0f} s)" if median is not None else "")
+            )
+        for pair in s.meta.get("agreement") or []:
+            if (
+                not isinstance(pair, dict)
+                or not pair.get("shared_tasks")
+                or s.label not in (pair["a"], pair["b"])
+            ):
+                continue  # pairs among the other annotators belong to their own rows
+            other = pair.get("b") if pair.get("a") == s.label else pair.get("a")
+            kappa = pair.get("cohen_kappa")
+            parts.append(
+                f"agreement with {escape(str(other))}: same answer on "
+                f"{_pct(pair.get('same_answer_share'))}% of {pair['shared_tasks']} shared tasks, Cohen's kappa "
+                + ("undefined" if kappa is None else f"{kappa:.2f}")
+                + " per document"
+            )
+        if parts:
+            lines.append(
+                f'<li data-stat="people:{escape(s.label)}"><b>{escape(s.label)}</b>: {"; ".join(parts)}</li>'
+            )
+    if not lines:
+        return ""
+    return f'<p class="sub">People (reflong-build human):</p><ul>{"".join(lines)}</ul>'

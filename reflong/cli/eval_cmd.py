@@ -105,7 +105,7 @@ def score(
     A `reflong-build human` folder is scored on the tasks its annotator was given.
     """
     from reflong.common.errors import ReflongError
-    from reflong.evaluate.files import run_label
+    from reflong.evaluate.files import run_label, run_timing
 
     refuse_unfinished(answers, prompts)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
@@ -114,6 +114,8 @@ def score(
             click.echo(f"error: {item.reason}", err=True)
         raise ReflongError(not_scored[-1].reason)
     meta = {"label": label or run_label(predictions) or predictions.name, "parser": parser}
+    if (timing := run_timing(predictions)) is not None:
+        meta["human"] = timing  # time on task, for the report
     if not_scored:
         meta["not_scored"] = {item.name: item.reason for item in not_scored}
     agreement = _agreement(answers, predictions, meta["label"], others, prompts, parser) if others else None

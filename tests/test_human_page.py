@@ -132,8 +132,10 @@ def test_a_half_written_last_line_is_cut_and_a_restart_resumes(tmp_path: Path) -
         assert json.loads((out / "hard_30K.json").read_text()).keys() == {"0", "1"}  # rebuilt at start
         state = json.loads(_get(server.url, "api/state")[1])
         assert (state["answered"], state["next"]) == (2, 3)
-        assert _post(server.url, {"task": "2", "indexes": [2]})[0] == 200
-    assert [json.loads(line)["task"] for line in log.read_text().splitlines()] == ["0", "1", "2"]
+        assert _post(server.url, {"task": "2", "indexes": [2], "seconds": float("nan")})[0] == 200
+    saved = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["task"] for e in saved] == ["0", "1", "2"]
+    assert saved[2]["seconds"] == 0.0  # a nonsense timer value is not kept
 
 
 def test_another_annotator_or_rebuilt_tasks_are_refused_in_one_line(tmp_path: Path) -> None:
@@ -150,6 +152,14 @@ def test_another_annotator_or_rebuilt_tasks_are_refused_in_one_line(tmp_path: Pa
     assert res.exit_code == 1 and "built differently" in res.output and "use another --out" in res.output
     with pytest.raises(Exception, match="use letters, digits"):
         AnswerStore(tmp_path / "x", "a b")
+    edited = tmp_path / "edited"
+    edited.mkdir()
+    first_line = (out / "answers.jsonl").read_text().splitlines()[0]
+    (edited / "answers.jsonl").write_text(f"{first_line}\n[1, 2]\n")
+    res = CliRunner().invoke(
+        main, ["human", "--build", str(build), "--out", str(edited), "--annotator", "alice"]
+    )
+    assert res.exit_code == 1 and "answers.jsonl line 2 is not an answer (was the log edited?)" in res.output
 
 
 def test_the_command_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:

@@ -106,8 +106,8 @@ class AnnotationSession:
             return HTTPStatus.BAD_REQUEST, {
                 "error": f"this task has documents 0 to {m - 1}; there is no document {outside[0]}"
             }
-        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0:
-            seconds = 0.0
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds < 1e7:
+            seconds = 0.0  # the page's timer is advisory: a nonsense value (NaN, negative) is not kept
         self.store.record(self.setting, str(tid), indexes, float(seconds))
         state = self.state()
         log.info(

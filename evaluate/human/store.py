@@ -66,7 +66,7 @@ class AnswerStore:
         self.out_dir = Path(out_dir)
         self.annotator = annotator
         self.log_path = self.out_dir / LOG_NAME
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # re-entered by write_outputs -> answers
         self.entries: list[dict] = []
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._load()
@@ -95,6 +95,16 @@ class AnswerStore:
                     f"{self.log_path} line {number} is not JSON (was the log edited?); fix or remove that "
                     "line, the other answers are intact"
                 ) from None
+            if not (
+                isinstance(entry, dict)
+                and isinstance(entry.get("config"), str)
+                and isinstance(entry.get("task"), str)
+                and isinstance(entry.get("response"), str)
+            ):
+                raise ReflongError(
+                    f"{self.log_path} line {number} is not an answer (was the log edited?); fix or remove "
+                    "that line, the other answers are intact"
+                )
             if entry.get("annotator") != self.annotator:
                 raise ReflongError(
                     f"{self.out_dir} holds answers of annotator {entry.get('annotator')!r}, not "
@@ -153,11 +163,13 @@ class AnswerStore:
         from reflong.assemble.writers.reflong_json import reflong_json_bytes
         from reflong.common.atomic_files import write_atomic
 
-        answers = self.answers(setting.config)
-        predictions = {
-            t.task_id: [t.key, answers[t.task_id]["response"]] for t in setting.tasks if t.task_id in answers
-        }
-        with self.lock:
+        with self.lock:  # one snapshot per write: two answers saved at once cannot reorder the files
+            answers = self.answers(setting.config)
+            predictions = {
+                t.task_id: [t.key, answers[t.task_id]["response"]]
+                for t in setting.tasks
+                if t.task_id in answers
+            }
             write_atomic(self.out_dir / f"{setting.config}.json", reflong_json_bytes(predictions))
             manifest = self._manifest(setting, answers)
             write_atomic(

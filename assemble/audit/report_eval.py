@@ -166,7 +166,7 @@ def _people(series: list[EvalSeries]) -> str:
             if (
                 not isinstance(pair, dict)
                 or not pair.get("shared_tasks")
-                or s.label not in (pair["a"], pair["b"])
+                or s.label not in (pair.get("a"), pair.get("b"))
             ):
                 continue  # pairs among the other annotators belong to their own rows
             other = pair.get("b") if pair.get("a") == s.label else pair.get("a")

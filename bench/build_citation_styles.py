@@ -58,6 +58,7 @@ _WS = re.compile(r"\s+")
 _APA = re.compile(r"\(\s*(?:19|20)\d\d[a-z]?\s*\)[\s.,:]*$")
 _VANCOUVER = re.compile(r"^[A-Z][\w'\u00c0-\u024f-]+(?: [A-Z][\w'\u00c0-\u024f-]+)? [A-Z]{1,3}(?:,|$| and)")
 _FULL_NAME = re.compile(r"^[A-Z][\w'\u00c0-\u024f-]+, [A-Z][a-z\u00e0-\u024f]{2,}")
+_MARKUP = re.compile(r"</?(?:italic|i|b|bold|sup|sub|em)>")
 _IN = re.compile(r"^\s*(?:in|dans|en)\s*:?\s+", re.I)
 _PROCEEDINGS = re.compile(
     r"(?i)\b(proc|proceedings|conference|conf|symposium|workshop|meeting|congress|colloquium|journal|"
@@ -106,7 +107,7 @@ def squash(text: str) -> str:
 
 def clean_title(text: str) -> str:
     """The annotated title without the quotes and closing punctuation a style put around it."""
-    text = squash(text)
+    text = squash(_MARKUP.sub("", text))  # AnyStyle keeps some <italic> markup as text
     text = text.strip(" \"'`\u201c\u201d\u2018\u2019\u00ab\u00bb")
     text = re.sub(r"[\s.,;:]+$", "", text)
     return text.strip(" \"'`\u201c\u201d\u2018\u2019\u00ab\u00bb")
@@ -297,9 +298,10 @@ def _pick(counter: Counter) -> str:
 
 
 def _work_key(title: str) -> str:
-    """Titles equal up to plural endings are one work ("... concept representation(s)": CORA's
-    conference and journal versions of one paper)."""
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in norm(title).split())
+    """Titles equal up to plural endings and word spacing are one work ("... concept
+    representation(s)": CORA's conference and journal versions of one paper; "RNA-seqaligner",
+    PDF glue, beside "RNA-seq aligner")."""
+    return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in norm(title).split())
 
 
 def _digest(text: str) -> int:

@@ -41,7 +41,9 @@ def sample() -> tuple[list[dict], list[dict]]:
 
 def _write(tmp_path: Path, entries: list[dict], seeds: list[dict]) -> tuple[Path, Path]:
     e, s = tmp_path / "entries.jsonl", tmp_path / "seeds.jsonl"
-    e.write_text("".join(json.dumps({"id": x["id"], "citing": CITING, "raw": x["raw"]}) + "\n" for x in entries))
+    e.write_text(
+        "".join(json.dumps({"id": x["id"], "citing": CITING, "raw": x["raw"]}) + "\n" for x in entries)
+    )
     s.write_text("".join(json.dumps(x) + "\n" for x in seeds))
     return e, s
 
@@ -69,7 +71,9 @@ def test_match_gives_the_pipelines_decisions_on_real_strings(sample, tmp_path):
     with Session(engine) as session:
         edges = session.exec(select(Citation)).all()
     best: dict[int, tuple[str, str]] = {}
-    for edge in sorted(edges, key=lambda c: (c.band != "accept", c.band != "review", -c.score, c.seed_arxiv_id)):
+    for edge in sorted(
+        edges, key=lambda c: (c.band != "accept", c.band != "review", -c.score, c.seed_arxiv_id)
+    ):
         if edge.band in ("accept", "review"):
             best.setdefault(edge.ref_order, (edge.band, edge.seed_arxiv_id))
     for order, row in enumerate(rows, start=1):
@@ -128,7 +132,10 @@ def test_seeds_as_csv_give_the_same_decisions(sample, tmp_path):
 @pytest.mark.parametrize(
     ("content", "needle"),
     [
-        ('{"id": "a", "citing": "x", "raw": "A title. 2020."}\n\n{"id": "b", "raw": "x"\n', "line 3: not JSON"),
+        (
+            '{"id": "a", "citing": "x", "raw": "A title. 2020."}\n\n{"id": "b", "raw": "x"\n',
+            "line 3: not JSON",
+        ),
         ('{"id": "a", "citing": "x"}\n', 'line 1: no "raw" reference string'),
         ('["a", "b"]\n', "line 1: expected a JSON object"),
         ('{"id": {"x": 1}, "raw": "A title"}\n', 'line 1: "id" and "citing" must be strings'),

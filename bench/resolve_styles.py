@@ -1,6 +1,7 @@
 """Resolver vs the naive baseline on real reference strings of many citation styles.
 
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
+                                   [--no-naive] [--misses FILE]
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
 held out) and for the corpus labels (../shared/corpus/labels, when present), precision, recall
@@ -37,7 +38,7 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
-from reflong.citations.match import RawEntry, build_index, match_raw
+from reflong.citations.match import EntryDecision, RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
 
 REPO = Path(__file__).resolve().parents[1]
@@ -92,21 +93,25 @@ def load_corpus_labels(corpus: Path) -> tuple[list[SeedTitle], list[dict]]:
     return seeds, list(entries.values())
 
 
-def ours(seeds: list[SeedTitle], entries: list[dict]) -> list[str | None]:
-    """The accepted seed of each entry (None: review or nothing), the citing paper never its own seed."""
+def ours(seeds: list[SeedTitle], entries: list[dict]) -> list[EntryDecision]:
+    """The pipeline's decision on each entry, the citing paper never resolved against itself."""
     full = build_index(seeds)
     ids = {s.arxiv_id for s in seeds}
     by_citing: dict[str, object] = {}
-    out: list[str | None] = []
+    out: list[EntryDecision] = []
     for e in entries:
         index = full
         if e["citing"] in ids:  # the pipeline never resolves a paper against itself
             if e["citing"] not in by_citing:
                 by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]])
             index = by_citing[e["citing"]]
-        d = match_raw(index, RawEntry(e["id"], e["citing"], e["raw"]))
-        out.append(d.seed if d.decision == "accept" else None)
+        out.append(match_raw(index, RawEntry(e["id"], e["citing"], e["raw"])))
     return out
+
+
+def accepted(decisions: list[EntryDecision]) -> list[str | None]:
+    """The seed each entry is accepted for (None: review or nothing): the accept band counts."""
+    return [d.seed if d.decision == "accept" else None for d in decisions]
 
 
 def _trigram_keys(text: str) -> list[int]:
@@ -180,21 +185,57 @@ def score(entries: list[dict], predicted: list[str | None]) -> dict:
     return out
 
 
-def evaluate(seeds: list[SeedTitle], entries: list[dict]) -> dict:
-    """Both systems on one set of entries, with the set's counts."""
+def misses(
+    name: str, seeds: list[SeedTitle], entries: list[dict], decisions: list[EntryDecision], base: list | None
+) -> list[dict]:
+    """Every entry either system got wrong, with the evidence: for reading, not for scoring."""
+    titles = {s.arxiv_id: s.title for s in seeds}
+    out = []
+    for i, (e, d) in enumerate(zip(entries, decisions, strict=True)):
+        mine = d.seed if d.decision == "accept" else None
+        theirs = base[i] if base is not None else e["gold"]
+        if mine == e["gold"] and theirs == e["gold"]:
+            continue
+        best = d.matches[0] if d.matches else None
+        out.append(
+            {
+                "set": name,
+                "id": e["id"],
+                "style": e["style"],
+                "source": e.get("source"),
+                "raw": e["raw"],
+                "gold": e["gold"],
+                "gold_title": titles.get(e["gold"]) if e["gold"] else None,
+                "ours": mine,
+                "ours_title": titles.get(mine) if mine else None,
+                "ours_decision": d.decision,
+                "ours_best": best.seed_id if best else None,
+                "ours_score": best.score if best else None,
+                "ours_reason": best.reason if best else None,
+                "parsed_title": d.parsed.title,
+                "naive": base[i] if base is not None else None,
+            }
+        )
+    return out
+
+
+def evaluate(seeds: list[SeedTitle], entries: list[dict], with_naive: bool = True, name: str = "") -> dict:
+    """Both systems on one set of entries, with the set's counts (and, in ``_misses``, the
+    entries either got wrong)."""
     t0 = time.perf_counter()
-    mine = ours(seeds, entries)
+    decisions = ours(seeds, entries)
     t1 = time.perf_counter()
-    base = naive(seeds, entries)
+    base = naive(seeds, entries) if with_naive else None
     t2 = time.perf_counter()
     return {
         "entries": len(entries),
         "gold_pairs": sum(e["gold"] is not None for e in entries),
         "seeds": len(seeds),
         "styles": dict(sorted(Counter(e["style"] for e in entries).items())),
-        "ours": score(entries, mine),
-        "naive": score(entries, base),
-        "seconds": {"ours": round(t1 - t0, 1), "naive": round(t2 - t1, 1)},
+        "ours": score(entries, accepted(decisions)),
+        "naive": score(entries, base) if base is not None else None,
+        "seconds": {"ours": round(t1 - t0, 1), "naive": round(t2 - t1, 1) if with_naive else None},
+        "_misses": misses(name, seeds, entries, decisions, base),
     }
 
 
@@ -204,7 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="../shared/corpus; skipped when absent")
     ap.add_argument("--splits", default="dev,test", help="comma-separated: dev, test (default: %(default)s)")
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
+    ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")
+    ap.add_argument(
+        "--misses",
+        type=Path,
+        default=None,
+        help="write every entry either system got wrong (JSON lines) here",
+    )
     args = ap.parse_args(argv)
+    wrong: list[dict] = []
     result: dict = {"set": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data)}
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
         if split not in ("dev", "test"):
@@ -212,12 +261,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         seeds, entries = load_set(args.data, split, args.limit)
         print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr)
-        result[split] = evaluate(seeds, entries)
+        result[split] = evaluate(seeds, entries, not args.no_naive, split)
+        wrong += result[split].pop("_misses")
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)
-        result["corpus_labels"] = evaluate(seeds, entries)
+        result["corpus_labels"] = evaluate(seeds, entries, not args.no_naive, "corpus_labels")
+        wrong += result["corpus_labels"].pop("_misses")
     else:
         result["corpus_labels"] = None
+    if args.misses:
+        with open(args.misses, "w", encoding="utf-8") as fh:
+            for row in wrong:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     print(json.dumps(result, sort_keys=False))
     return 0
 

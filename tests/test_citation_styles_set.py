@@ -61,8 +61,9 @@ def test_cora_clusters_give_one_seed_many_printed_titles():
     assert sum(len(t) > 1 for t in by_gold.values()) >= 25
 
 
-def test_bench_counts_what_the_set_holds():
+def test_bench_counts_what_the_set_holds(tmp_path):
     n = 150
+    misses = tmp_path / "misses.jsonl"
     out = subprocess.run(
         [
             sys.executable,
@@ -73,6 +74,8 @@ def test_bench_counts_what_the_set_holds():
             str(n),
             "--corpus",
             str(REPO / "no-such-corpus"),
+            "--misses",
+            str(misses),
         ],
         capture_output=True,
         text=True,
@@ -97,3 +100,9 @@ def test_bench_counts_what_the_set_holds():
         for key in ("tp", "fp", "fn"):
             assert sum(dev[system][s].get(key, 0) for s in dev["styles"]) == overall.get(key, 0)
         assert 0.0 <= overall["precision"] <= 1.0 and 0.0 <= overall["recall"] <= 1.0
+    # Every entry either system got wrong is listed once, with its evidence; no right one is.
+    wrong = [json.loads(line) for line in misses.read_text(encoding="utf-8").splitlines()]
+    assert all(w["ours"] != w["gold"] or w["naive"] != w["gold"] for w in wrong)
+    assert len({w["id"] for w in wrong}) == len(wrong)
+    ours_wrong = sum(w["ours"] != w["gold"] for w in wrong)
+    assert max(dev["ours"]["overall"].get("fn", 0), dev["ours"]["overall"].get("fp", 0)) <= ours_wrong

@@ -119,7 +119,8 @@ def first_surname(authors: str) -> str:
     text = squash(authors).strip(" ,.;-")
     first = re.split(r"\s*(?:,|;|&|\band\b|\bet\b|\bund\b)\s*", text)[0] if text else ""
     words = [w for w in first.split() if not _INITIALS.match(w)]
-    return words[-1].strip(".,") if words else ""
+    name = words[-1].strip(".,:;") if words else ""
+    return name if any(c.isalpha() for c in name) else ""  # "———": the ditto of the author above
 
 
 def year_of(*texts: str) -> int | None:
@@ -162,9 +163,10 @@ def _from_pieces(pieces, source: str, doc: str) -> Labelled | None:
         else:
             current = (None, -1)
         if label in ("title_a", "title") and title_at < 0:
-            title_at = len(squash("".join(raw_parts)) + (" " if raw_parts else ""))
+            title_at = len(squash(_MARKUP.sub("", "".join(raw_parts))) + (" " if raw_parts else ""))
         raw_parts.append(text)
-    raw = squash("".join(raw_parts))
+    # Markup some sources keep as text (AnyStyle's <italic>) never comes out of a PDF: removed.
+    raw = squash(_MARKUP.sub("", "".join(raw_parts)))
     title = clean_title(" ".join(fields.get("title_a", []) or fields.get("title", [])))
     containers = [
         clean_title(_IN.sub("", t)) for t in fields.get("title_m", []) + fields.get("container", [])

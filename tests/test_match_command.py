@@ -9,6 +9,7 @@ by ``resolve`` must give the same bands and seeds.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,18 @@ def test_review_above_accept_is_refused(tmp_path):
     f.write_text('{"id": "a", "raw": "x"}\n')
     code, _, err = _match("--seeds", str(f), "--entries", str(f), "--accept", "80", "--review", "85")
     assert code == 1 and "--review 85.0 is above --accept 80.0" in err
+
+
+def test_progress_goes_to_stderr_and_stdout_holds_only_decisions(sample, tmp_path, monkeypatch):
+    monkeypatch.setenv("REFLONG_PROGRESS_SECONDS", "0")  # a progress line at every entry
+    entries, seeds = sample
+    entries_file, seeds_file = _write(tmp_path, entries[:5], seeds)
+    code, out, err = _match("--seeds", str(seeds_file), "--entries", str(entries_file), "--format", "jsonl")
+    assert code == 0, err
+    assert len(out.splitlines()) == 5 and all(json.loads(line)["id"] for line in out.splitlines())
+    assert "match: 5/5 entry (100%)" in err and "match: 5/5 entry done" in err
+    last = re.fullmatch(
+        rf"match: 5 entries x {len(seeds)} seeds: (\d+) accept, (\d+) review, (\d+) none",
+        err.splitlines()[-1],
+    )
+    assert last and sum(map(int, last.groups())) == 5

@@ -193,7 +193,10 @@ def scores_by_release(models: Sequence[Mapping], gid: str) -> str:
                 ax.text(edge, 102, f" cutoff {model.get('cutoff')}", fontsize=7, color=AFTER, va="bottom")
             ax.set_xticks(xs, [r["release"] for r in releases], rotation=30)
             ax.set_ylim(0, 110)
-            ax.set_title(str(model["label"]))
+            cutoff = model.get("cutoff")
+            ax.set_title(
+                f"{model['label']} (cutoff {cutoff})" if cutoff else f"{model['label']} (cutoff unknown)"
+            )
             ax.grid(axis="y", alpha=0.3)
         for idx in range(len(models), rows * cols):
             axes[idx // cols][idx % cols].set_visible(False)

@@ -42,6 +42,7 @@ class FileResult:
     config: str
     summary: Summary
     tasks: dict[str, TaskScore]
+    path: Path | None = None  # the answers file (its build's dataset rows give each task's release)
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ def score_paths(
         tasks = score_mapping(answer_map, pred_map, parser, n_documents, source=str(pred_path))
         gold_max = max((i for _, gold in answer_map.values() for i in gold if isinstance(i, int)), default=-1)
         _warn_beyond_m(pred_path, path, tasks, n_documents, gold_max)
-        results.append(FileResult(name, config, summarize(tasks.values()), tasks))
+        results.append(FileResult(name, config, summarize(tasks.values()), tasks, path))
     if not results and not not_scored:
         raise ReflongError(
             f"no answers file under {answers} is one of the settings the run in {predictions} covers "
@@ -232,11 +233,17 @@ def _unique_name(path: Path, root: Path, names: set[str]) -> str:
 
 
 def results_json(
-    results: list[FileResult], overall: Summary, meta: Mapping[str, object] | None = None
+    results: list[FileResult],
+    overall: Summary,
+    meta: Mapping[str, object] | None = None,
+    contamination: Mapping[str, object] | None = None,
 ) -> dict:
-    """``{answers file name: figures, ..., "overall": figures}`` (plus ``"meta"`` when given)."""
+    """``{answers file name: figures, ..., "overall": figures}`` (plus ``"contamination"``, the
+    view by release of evaluate/contamination.py, and ``"meta"`` when given)."""
     out: dict[str, object] = {r.name: {"config": r.config, **r.summary.as_json()} for r in results}
     out["overall"] = overall.as_json()
+    if contamination:
+        out["contamination"] = dict(contamination)
     if meta:
         out["meta"] = dict(meta)
     return out

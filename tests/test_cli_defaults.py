@@ -28,6 +28,7 @@ from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.rehearsal import RehearsalSettings
 from reflong.demo.world import SynthConfig
 from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.contamination import view_for_results
 from reflong.evaluate.human.session import open_session
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
@@ -97,7 +98,11 @@ SETTINGS = {
     },
     "a": {"tokenizer": DEFAULT_TOKENIZER},
     "f": {"tokenizer": DEFAULT_TOKENIZER},
-    "eval score": {"parser": (score_paths, "parser")},
+    "eval score": {
+        "parser": (score_paths, "parser"),
+        "bootstrap": (view_for_results, "resamples"),
+        "seed": (view_for_results, "seed"),
+    },
     "eval baseline": {"seed": (score_baselines, "seed"), "threshold": (score_baselines, "threshold")},
     "eval run": {
         "temperature": (RunSettings, "temperature"),

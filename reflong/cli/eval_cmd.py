@@ -8,6 +8,7 @@ import click
 
 from reflong.cli.options import SEED, check_tokenizer, default_of, format_option, refuse_unfinished
 from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.contamination import view_for_results
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
 
@@ -25,16 +26,18 @@ def eval_group() -> None:
     """
 
 
-def _emit(results, overall, fmt: str, save: Path | None, meta: dict, agreement=None) -> None:
+def _emit(results, overall, fmt: str, save: Path | None, meta: dict, view=None, agreement=None) -> None:
     from reflong.common.atomic_files import write_atomic
     from reflong.evaluate.agreement import agreement_table
+    from reflong.evaluate.contamination import view_text
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
-    data = results_json(results, overall)
+    figures = view.as_json() if view is not None else None
+    data = results_json(results, overall, contamination=figures)
     if agreement is not None:
         data["agreement"] = [pair.as_json() for pair in agreement]
     if save is not None:
-        write_atomic(save, (dumps(results_json(results, overall, meta)) + "\n").encode("utf-8"))
+        write_atomic(save, (dumps(results_json(results, overall, meta, figures)) + "\n").encode("utf-8"))
     if fmt == "json":
         click.echo(dumps(data))
         return
@@ -42,6 +45,9 @@ def _emit(results, overall, fmt: str, save: Path | None, meta: dict, agreement=N
     if agreement is not None:
         click.echo("")
         click.echo(agreement_table(agreement))
+    if view is not None:
+        click.echo("")
+        click.echo(view_text(view))
 
 
 def _agreement(answers: Path, predictions: Path, label: str, others, prompts, parser: str):
@@ -54,6 +60,35 @@ def _agreement(answers: Path, predictions: Path, label: str, others, prompts, pa
         name = run_label(other) or other.name
         runs.append((name if name not in {n for n, _ in runs} else str(other), other))
     return agreement_paths(answers, runs, prompts, parser)
+
+
+def _model_name(model: str | None, predictions: Path, label: str | None) -> str:
+    """Whose cutoff applies: --model, else the model of the run that wrote the predictions
+    (its run_manifest.json), else --label, else the predictions' name."""
+    import json
+
+    from reflong.evaluate.runner import RUN_MANIFEST
+
+    if model:
+        return model
+    manifest = (predictions if predictions.is_dir() else predictions.parent) / RUN_MANIFEST
+    try:
+        found = json.loads(manifest.read_text(encoding="utf-8")).get("model")
+    except (OSError, ValueError, AttributeError):
+        found = None
+    return str(found or label or predictions.name)
+
+
+def _check_month(ctx, param, value):
+    if value is None:
+        return None
+    from reflong.common.errors import ReflongError
+    from reflong.evaluate.cutoffs import check_month
+
+    try:
+        return check_month(value, f"--{param.name}")
+    except ReflongError as exc:
+        raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
 
 
 @eval_group.command("score")
@@ -93,9 +128,54 @@ def _agreement(answers: Path, predictions: Path, label: str, others, prompts, pa
     help="Other annotators' (or runs') predictions: adds agreement on the tasks both answered, for "
     "every pair (share with the same answer; Cohen's kappa per document decision). Repeatable.",
 )
+@click.option(
+    "--model",
+    default=None,
+    help="The model whose knowledge cutoff applies [default: the model in the predictions' "
+    "run_manifest.json, else --label].",
+)
+@click.option(
+    "--cutoff",
+    default=None,
+    callback=_check_month,
+    help="The model's knowledge cutoff, YYYY-MM (overrides the cutoffs table).",
+)
+@click.option(
+    "--cutoffs",
+    "cutoffs_file",
+    type=_PATH,
+    default=None,
+    help="Your own cutoffs table (CSV: model,cutoff,source); its lines win over the shipped ones.",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(100, 1_000_000),
+    default=default_of(view_for_results, "resamples"),
+    show_default=True,
+    help="Bootstrap resamples for the after - before confidence interval.",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(view_for_results, "seed"),
+    show_default=True,
+    help="Seed of the bootstrap (same seed, same interval).",
+)
 @format_option
 def score(
-    answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, others, fmt: str
+    answers: Path,
+    predictions: Path,
+    prompts: Path | None,
+    parser: str,
+    save,
+    label,
+    others,
+    model,
+    cutoff,
+    cutoffs_file,
+    bootstrap: int,
+    seed: int,
+    fmt: str,
 ) -> None:
     """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall.
 
@@ -103,11 +183,20 @@ def score(
     another length in the file name, fewer documents than the answers name) are not scored: each
     such configuration is named in one line, the others are scored, and the exit code is 1.
     A `reflong-build human` folder is scored on the tasks its annotator was given.
+
+    \b
+    Contamination view: where the answers' build folder has its dataset rows (data/*.parquet),
+    every task has a release (its `release` column, else its key paper's month), and the scores
+    are also given per release, each marked before or after the model's knowledge cutoff (the
+    shipped table of published cutoffs, --cutoffs FILE, or --cutoff), with after - before and a
+    95% bootstrap confidence interval over tasks. A drop after the cutoff suggests leakage.
     """
     from reflong.common.errors import ReflongError
+    from reflong.evaluate.cutoffs import Cutoff, find_cutoff, load_cutoffs
     from reflong.evaluate.files import run_label, run_timing
 
     refuse_unfinished(answers, prompts)
+    table = load_cutoffs(cutoffs_file)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
     if not results:  # nothing belongs together: say why, one line per configuration
         for item in not_scored[:-1]:
@@ -121,7 +210,10 @@ def score(
     agreement = _agreement(answers, predictions, meta["label"], others, prompts, parser) if others else None
     if agreement is not None:
         meta["agreement"] = [pair.as_json() for pair in agreement]
-    _emit(results, overall, fmt, save, meta, agreement)
+    who = _model_name(model, predictions, label)
+    known = Cutoff(who, cutoff, "--cutoff") if cutoff else find_cutoff(table, who)
+    view = view_for_results(results, who, known, bootstrap, seed)
+    _emit(results, overall, fmt, save, meta, view, agreement)
     if not_scored:
         for item in not_scored:
             click.echo(f"error: {item.reason}", err=True)

@@ -53,6 +53,18 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+def _check_licenses(ctx, param, value):
+    """--licenses as sorted kind names, checked before any stage runs (one line when unknown)."""
+    if value is None:
+        return None
+    from reflong.common.licenses import parse_allowed
+
+    try:
+        return tuple(sorted(parse_allowed(value)))
+    except ReflongError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--licenses: ")) from None
+
+
 @click.command()
 @ingest_options
 @lengths_option(
@@ -147,6 +159,15 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     help="PDF parse processes.",
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
+@click.option(
+    "--licenses",
+    default=None,
+    callback=_check_licenses,
+    help="Keep only documents (and keys) whose arXiv licence is one of these, comma separated: short "
+    "names (cc-by, cc-by-sa, cc0, public-domain, cc-by-nc-sa, cc-by-nc-nd, arxiv-nonexclusive), licence "
+    "URLs, or 'redistributable' (cc-by, cc-by-sa, cc0, public-domain: the ones that let anyone "
+    "republish the cut texts). Default: every paper; the card then says which may be republished.",
+)
 @no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
@@ -191,6 +212,7 @@ def paper(**opts) -> None:
         question_last=opts["question_last"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
+        licenses=opts["licenses"],
     )
     result = run_paper_build(
         engine,

@@ -28,6 +28,11 @@ document is dropped with probability ``miss_rate`` and one wrong document added 
 ``extra_rate``. ``planted`` says what was done to each task before any request, so tests know the
 Type I/II/III counts in advance. An unknown prompt gets an answer without indexes.
 
+A contaminated model (``knows_until="2024-02"``): it has "read" every paper up to that month, so
+tasks whose release (``evaluate/releases.py``: the dataset row's ``release``, else the key paper's
+month) is at or before it are answered exactly right, and only the later ones get the planted
+misses and extras; ``eval score``'s contamination view should then show the drop after the cutoff.
+
 Counting, for "no request is sent twice" proofs: ``received`` (every chat request), ``answered``
 (per prompt sha256, responses produced), ``abandoned`` (the client hung up before its answer was
 ready; like vLLM, which aborts a request whose client disconnects). ``pause_after=N`` holds every
@@ -81,10 +86,16 @@ class Planted:
 
 
 def load_tasks(
-    folders: list[Path], miss_rate: float = 0.0, extra_rate: float = 0.0, seed: int = 0
+    folders: list[Path],
+    miss_rate: float = 0.0,
+    extra_rate: float = 0.0,
+    seed: int = 0,
+    knows_until: str | None = None,
 ) -> dict[str, Planted]:
-    """Planted answers for every task in ``folders``, keyed by the prompt's sha256."""
+    """Planted answers for every task in ``folders``, keyed by the prompt's sha256; with
+    ``knows_until``, tasks released up to that month are answered right (see the module doc)."""
     from reflong.evaluate import files
+    from reflong.evaluate.releases import task_releases
 
     out: dict[str, Planted] = {}
     for folder in folders:
@@ -95,15 +106,19 @@ def load_tasks(
                 continue
             answers = files.load_mapping(answers_path)
             prompts = files.load_mapping(prompts_path)
+            releases = task_releases(answers_path, config) if knows_until else {}
             for tid in files.task_order(answers):
                 key, gold = answers[tid]
                 prompt = prompts[tid][1]
                 m = len(files.prompt_documents(prompt).documents)
                 rng = random.Random(f"{seed}/{config}/{tid}")
                 gold_set = sorted(set(gold))
+                known = knows_until is not None and releases.get(tid, "9999-99") <= knows_until
                 missed = (rng.choice(gold_set),) if gold_set and rng.random() < miss_rate else ()
                 others = [i for i in range(m) if i not in gold_set]
                 extra = (rng.choice(others),) if others and rng.random() < extra_rate else ()
+                if known:  # the same draws are made, so the later tasks' errors do not move
+                    missed = extra = ()
                 answer = tuple(sorted((set(gold_set) - set(missed)) | set(extra)))
                 out[sha256_text(prompt)] = Planted(
                     config, tid, key, tuple(gold_set), answer, missed, extra, "Papers: {}" in prompt
@@ -289,10 +304,11 @@ class OpenAIServer(BackgroundServer):
         retry_after: float = 1.0,
         delay: float = 0.0,
         pause_after: int | None = None,
+        knows_until: str | None = None,
     ) -> None:
         from reflong.common.tokenizer import get_tokenizer
 
-        self.tasks = load_tasks([Path(f) for f in task_folders], miss_rate, extra_rate, seed)
+        self.tasks = load_tasks([Path(f) for f in task_folders], miss_rate, extra_rate, seed, knows_until)
         self.model = model
         self.api_key = api_key
         self.max_context = max_context
@@ -363,6 +379,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--extra-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-context", type=int, default=None)
+    parser.add_argument(
+        "--knows-until",
+        default=None,
+        metavar="YYYY-MM",
+        help="A contaminated model: tasks released up to this month answered right, the others with the planted errors.",
+    )
     args = parser.parse_args(argv)
     server = OpenAIServer(
         args.tasks,
@@ -373,6 +395,7 @@ def main(argv: list[str] | None = None) -> None:
         extra_rate=args.extra_rate,
         seed=args.seed,
         max_context=args.max_context,
+        knows_until=args.knows_until,
     )
     print(f"serving {len(server.tasks)} prompts as model {args.model!r} at {server.url}", flush=True)
     server.serve_until_interrupted()

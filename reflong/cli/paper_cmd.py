@@ -19,6 +19,7 @@ from reflong.cli.options import (
     writes_store,
 )
 from reflong.common.errors import ReflongError
+from reflong.common.length_labels import canonical_label, label_tokens
 from reflong.common.progress import tqdm_progress
 from reflong.ingest.parse.settings import ParseSettings
 
@@ -27,20 +28,22 @@ TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
 
 
 def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
-    """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``."""
+    """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``.
+
+    Labels as people write them (``128k``, ``1M``, ``1.5M``; ``reflong.common.length_labels``) in
+    whole thousands of tokens; ``1M`` is the setting ``1000K`` (same files, same tasks)."""
     out = []
     if not text.strip():
         raise click.BadParameter("give at least one length, e.g. 30K,45K")
     for part in (p.strip() for p in text.split(",") if p.strip()):
-        m = re.fullmatch(r"(\d+)K(?::(\d+))?", part, re.I)
-        if not m:
-            raise click.BadParameter(f"{part!r}: expected e.g. 30K or 30K:8 (label:documents)")
-        label = f"{m.group(1)}K"
-        n_docs = (
-            int(m.group(2))
-            if m.group(2)
-            else NOMINAL_DOCS.get(label, round(int(m.group(1)) * 1000 / TOKENS_PER_DOC))
-        )
+        m = re.fullmatch(r"([^:]+?)(?::(\d+))?", part)
+        tokens = label_tokens(m.group(1)) if m else None
+        if tokens is None or tokens < 1000 or tokens % 1000:
+            raise click.BadParameter(
+                f"{part!r}: expected e.g. 30K, 1M or 30K:8 (label:documents), in whole thousands of tokens"
+            )
+        label = canonical_label(tokens)
+        n_docs = int(m.group(2)) if m.group(2) else NOMINAL_DOCS.get(label, round(tokens / TOKENS_PER_DOC))
         if n_docs < 2:
             raise click.BadParameter(f"{part!r}: a task needs at least 2 documents")
         out.append((label, n_docs))
@@ -57,7 +60,8 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 @ingest_options
 @lengths_option(
     ",".join(label for label, _ in default_of(PaperSettings, "lengths")),
-    "Nominal lengths (30K:8 sets M).",
+    "Nominal lengths, comma-separated: 30K, 128k, 1M (= 1000K, the same setting), 1.5M; "
+    "30K:8 sets M (else Ref-Long's M, or ~3.75K tokens a paper).",
     parse_lengths,
 )
 @click.option(

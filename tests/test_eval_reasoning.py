@@ -171,3 +171,12 @@ def test_which_refusals_are_adapted():
     assert adaptation("context_length_exceeded", "messages") is None
     assert adaptation("unsupported_value", "reasoning_effort") is None
     assert adaptation(None, None) is None
+
+
+def test_both_caps_at_once_is_a_usage_error(tasks, tmp_path):
+    args = _cli_args(
+        tasks, tmp_path / "run", "http://127.0.0.1:9/v1", "--max-tokens", "5", "--max-completion-tokens", "5"
+    )
+    res = CliRunner().invoke(main, args, env=ENV)
+    assert res.exit_code == 2 and "give --max-tokens or --max-completion-tokens, not both" in res.output
+    assert not (tmp_path / "run").exists()

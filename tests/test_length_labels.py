@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from reflong.assemble.synthetic.build import parse_lengths as synthetic_lengths
 from reflong.cli import main
 from reflong.cli.paper_cmd import parse_lengths as paper_lengths
+from reflong.cli.paper_cmd import uneven_lengths
 from reflong.common.errors import ReflongError
 from reflong.common.length_labels import canonical_label, label_tokens
 
@@ -36,9 +37,34 @@ def test_the_label_written_to_outputs_is_in_k():
 def test_paper_1m_is_the_1000k_setting():
     long = paper_lengths("128K,256K,512K,1M")
     assert long == paper_lengths("128K,256K,512K,1000K")
-    assert long == (("128K", 34), ("256K", 68), ("512K", 137), ("1000K", 267))
+    assert long == (("128K", 34), ("256K", 68), ("512K", 136), ("1000K", 266))
     assert paper_lengths("1M:300") == (("1000K", 300),)
     assert paper_lengths("30k,45K") == (("30K", 8), ("45K", 12))  # Ref-Long's M by label
+
+
+@pytest.mark.parametrize(
+    "lengths",
+    ["128K,256K,512K,1M", "30K,45K,60K,75K,128K,256K", "64K,128K,200K,1M", "30K,45K,60K,75K,1M"],
+)
+def test_default_m_keeps_prompts_of_every_length_within_half_a_percent(lengths):
+    """The long settings on the 2024-sized world had 128K/256K/1M prompts 1.1%/1.1%/0.55% under
+    their labels: M by rounding gave 512K 3,737 tokens a paper, and the one per-paper budget
+    follows the tightest length. M by floor gives every length at least 3,750 tokens a paper."""
+    parsed = paper_lengths(lengths)
+    assert all(label_tokens(label) / n >= 3750 for label, n in parsed)
+    assert uneven_lengths(parsed) == []
+
+
+def test_uneven_m_given_by_hand_is_named_with_its_shortfall(tmp_path):
+    assert [
+        (label, round(short, 3)) for label, short in uneven_lengths(paper_lengths("128K:34,512K:137"))
+    ] == [("128K", 0.007)]
+    res = CliRunner().invoke(
+        main,
+        ["paper", "--since", "2024-03", "--reuse-db", "--lengths", "128K:34,512K:137",
+         "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "o")],
+    )  # fmt: skip
+    assert "note: 128K prompts will be about 0.7% under 128K" in res.output
 
 
 @pytest.mark.parametrize("text", ["1G", "0.5K", "1500", "1M:1"])

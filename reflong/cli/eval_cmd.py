@@ -317,6 +317,29 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     help="Cap on response tokens (not sent if unset).",
 )
 @click.option(
+    "--max-completion-tokens",
+    type=click.IntRange(1),
+    default=default_of(RunSettings, "max_completion_tokens"),
+    help="Cap on response tokens, reasoning included, for reasoning models (OpenAI's o-series and "
+    "gpt-5 refuse --max-tokens; not sent if unset).",
+)
+@click.option(
+    "--reasoning-effort",
+    type=click.Choice(["low", "medium", "high"]),
+    default=default_of(RunSettings, "reasoning_effort"),
+    help="Sent as reasoning_effort to reasoning models (not sent if unset: the model's default).",
+)
+@click.option(
+    "--sampling/--no-sampling",
+    "send_sampling",
+    default=default_of(RunSettings, "send_sampling"),
+    show_default=True,
+    help="--no-sampling sends neither temperature nor top_p (reasoning models take only their "
+    "defaults). Without it, a 400 'Unsupported parameter' for temperature, top_p or max_tokens "
+    "drops that parameter (max_tokens: sent as max_completion_tokens), retries once, and keeps "
+    "the change for the run; the manifest records it.",
+)
+@click.option(
     "--seed",
     type=SEED,
     default=default_of(RunSettings, "seed"),
@@ -371,6 +394,9 @@ def run(
     temperature,
     top_p,
     max_tokens,
+    max_completion_tokens,
+    reasoning_effort,
+    send_sampling,
     seed,
     max_context,
     tokenizer,
@@ -385,11 +411,29 @@ def run(
     System message "You are a helpful assistant.", the prompt as user message, temperature 0,
     top_p 1. A rerun sends only what is not cached yet. Score the result with
       reflong-build eval score --answers TASKS --predictions OUT
+
+    \b
+    Reasoning models (o1, o3-mini, gpt-5, DeepSeek-R1, ...):
+      reflong-build eval run ... --reasoning-effort low --max-completion-tokens 32000 --no-sampling
+    The answer is the reply without its <think> reasoning; reasoning tokens are counted in
+    run_manifest.json.
     """
     from reflong.common.progress import tqdm_progress
 
+    if max_tokens is not None and max_completion_tokens is not None:
+        raise click.UsageError("give --max-tokens or --max-completion-tokens, not both")
     refuse_unfinished(prompts)
-    settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
+    settings = RunSettings(
+        model,
+        base_url,
+        temperature,
+        top_p,
+        max_tokens,
+        seed,
+        max_completion_tokens=max_completion_tokens,
+        reasoning_effort=reasoning_effort,
+        send_sampling=send_sampling,
+    )
     result = run_prompts(
         prompts,
         out_dir,
@@ -407,6 +451,15 @@ def run(
         click.echo(f"skipped: {item['file']} task {item['task']}: {item['reason']}", err=True)
     for item in result.failed[:10]:
         click.echo(f"failed: prompt {item['prompt_sha256'][:12]}: {item['error']}", err=True)
+    for param, change in result.adapted.items():
+        click.echo(f"adapted: {param} {change['action']} for this run ({change['error']})", err=True)
+    if result.cut_at_cap:
+        cap = "--max-completion-tokens" if max_tokens is None else "--max-tokens"
+        click.echo(
+            f"warning: {result.cut_at_cap} answers stopped at the token cap (finish_reason length; "
+            f"reasoning may have used it up): raise {cap}",
+            err=True,
+        )
     click.echo(result.line())
 
 

@@ -36,11 +36,18 @@ from itertools import accumulate, chain
 
 from rapidfuzz import fuzz
 
+from reflong.citations import title_evidence as te
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
-from reflong.citations.normalize import norm, words_with_boundaries
+from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
-RESOLVER_VERSION = "resolve-6"  # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
+# 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
+#    punctuation; " .Review" glue ends a field), sequel marks from the title as printed only (not
+#    a volume or pages after it), variant titles accepted with first author and year, an earlier
+#    version within 3 years with the first author, chapters of a volume and other volumes of a
+#    series kept out of accept, "another arXiv id" only against an arXiv seed.
+# 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
+RESOLVER_VERSION = "resolve-7"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -59,6 +66,9 @@ class Thresholds:
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
     keys_per_seed: int = 5
+    variant: float = 80.0  # a title scoring from here to accept is accepted with first author and year
+    early_years: int = 3  # a reference printed up to this many years before the seed (same author)
+    late_years: int = 2  # the years after the seed's that count as "the year agrees" for a variant
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -103,6 +113,14 @@ class _Seed:
     author_last: str
     tokens: frozenset[str] = frozenset()
 
+    @property
+    def arxiv_like(self) -> bool:
+        """Whether the seed's id is an arXiv id (new "2302.13971" or old "hep-th/9711200" style)."""
+        return bool(_ARXIV_LIKE.match(self.info.arxiv_id))
+
+
+_ARXIV_LIKE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$")
+
 
 @dataclass
 class _Ref:
@@ -115,6 +133,14 @@ class _Ref:
     starts: list[int]
     years: list[int]
     wordset: frozenset[str] = frozenset()
+    _cased: list[str] | bool | None = False  # computed on first use (layout evidence only)
+
+    @property
+    def cased(self) -> list[str] | None:
+        """The words as printed (case kept), or None where folding changed the tokens."""
+        if self._cased is False:
+            self._cased = cased_words(self.entry.raw, self.words)
+        return self._cased  # type: ignore[return-value]
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
@@ -123,14 +149,21 @@ class _Ref:
         return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
-_SEQUEL = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
-_ROMAN = frozenset({"ii", "iii", "iv"})
-
-
 def _sequel_marks(plain: str) -> set[str]:
     """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
     not years or page numbers."""
-    return {w for w in plain.split() if _SEQUEL.match(w) or w in _ROMAN}
+    return te.sequel_marks(plain.split())
+
+
+@dataclass
+class _Layout:
+    """What the raw string's layout around the seed title says (``title_evidence``)."""
+
+    score: float  # the title score after the layout evidence (the field's, or the verbatim run's)
+    start: int  # first word of the title as printed (the author block is before it)
+    marks: set[str]  # sequel/version marks of the title as printed in the reference
+    notes: list[str]  # evidence that raised the score
+    doubts: list[str]  # evidence that keeps the edge out of accept (container, series volume)
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -222,11 +255,15 @@ class SeedIndex:
     def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int, str]:
         """Score of the seed title against the reference field that holds its best alignment,
         the index of the field's first word (-1 if nothing aligned) and the field itself."""
+        return self._title_field(seed, ref)[:3]
+
+    def _title_field(self, seed: _Seed, ref: _Ref) -> tuple[float, int, str, int]:
+        """``title_field_score`` and the character where the fuzzy alignment starts (-1: none)."""
         if not ref.words or not seed.plain:
-            return 0.0, -1, ""
+            return 0.0, -1, "", -1
         al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
         if al is None:
-            return 0.0, -1, ""
+            return 0.0, -1, "", -1
         best = self._field_at(seed, ref, al.dest_start, max(al.dest_end, al.dest_start + 1))
         if best[0] < 100.0:
             # The title may occur more than once (its own field, and inside a URL such as
@@ -236,7 +273,59 @@ class SeedIndex:
             while at >= 0:
                 best = max(best, self._field_at(seed, ref, at, at + len(seed.plain)), key=lambda f: f[0])
                 at = ref.plain.find(seed.plain, at + 1)
-        return best
+        return (*best, al.dest_start)
+
+    def layout(self, seed: _Seed, ref: _Ref, field: tuple[float, int, str, int]) -> _Layout:
+        """The raw string as evidence beside the field (``title_evidence``): a title printed
+        verbatim but not closed by punctuation scores as printed; the title's own sequel marks
+        (not a volume or page number after it); container and series positions as doubts."""
+        score, start, span, near = field
+        runs = (
+            te.windows(seed.plain, seed.n_words, ref.words, ref.plain, ref.starts, near) if near >= 0 else []
+        )
+        if not runs:
+            container = te.container_note(ref.words, ref.cased, ref.bounds, start) if start > 0 else None
+            return _Layout(score, start, te.sequel_marks(span.split()), [], [container] if container else [])
+        long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
+        chosen, notes = None, []
+        if score < 100.0 and long_enough:
+            cased = ref.cased
+            for run in runs:
+                if run.score <= score:
+                    continue
+                before = te.before_is_not_title(ref.words, cased, ref.bounds, run.first)
+                after = te.after_is_not_title(ref.words, cased, ref.bounds, run.last)
+                if before and after:
+                    chosen = run
+                    notes.append(
+                        f"title printed {'verbatim' if run.score == 100 else f'near-verbatim ({run.score:.1f})'}"
+                        f" in the raw string, field score {score:.1f} (before it {before}, after it {after})"
+                    )
+                    break
+        if chosen is None:
+            # The run inside the field that scored (the field path): the first one in the field.
+            inside = [r for r in runs if start <= r.first] or runs
+            chosen = inside[0]
+        else:
+            score, start = chosen.score, chosen.first
+        words = ref.words
+        marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
+        marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
+        doubts = []
+        container = te.container_note(words, ref.cased, ref.bounds, chosen.first)
+        if container:
+            doubts.append(container)
+        elif not seed.author_phrase:
+            field_first = chosen.first
+            while field_first > 0 and not ref.bounds[field_first - 1]:
+                field_first -= 1
+            earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+            if earlier:
+                doubts.append(f"seed has no author to check and {earlier}")
+        series = te.series_note(seed.plain.split(), words, ref.bounds, chosen.last)
+        if series:
+            doubts.append(series)
+        return _Layout(score, start, marks, notes, doubts)
 
     @staticmethod
     def _field_at(seed: _Seed, ref: _Ref, lo: int, hi: int) -> tuple[float, int, str]:
@@ -282,9 +371,10 @@ class SeedIndex:
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
         t = self.thresholds
         seed = self.seeds[seed_i]
-        title_score, start, span = self.title_field_score(seed, ref)
+        lay = self.layout(seed, ref, self._title_field(seed, ref))
+        title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
-        notes: list[str] = []
+        notes: list[str] = list(lay.notes)
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
             if entry.title is None and not entry.authors:
@@ -316,14 +406,17 @@ class SeedIndex:
                 seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
             )
         score = title_score
-        if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
+        # A seed known by another kind of id (a labelled set, a local source) is not contradicted
+        # by an arXiv id: only an arXiv seed can carry "another" one.
+        other_id = bool(entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like)
+        if other_id:
             if title_score >= 98 and author == "match":
                 # Title and first author agree against the id: a copy-paste error in the id.
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id}); title and author agree")
             else:
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
                 score = min(score, t.accept - 0.01)
-        sequel = _sequel_marks(seed.plain) ^ _sequel_marks(span)
+        sequel = _sequel_marks(seed.plain) ^ lay.marks
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
@@ -331,7 +424,15 @@ class SeedIndex:
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
             score = min(score, t.review - 0.01)
         predates = bool(seed.year and ref.years and max(ref.years) < seed.year - 1)
-        if predates:
+        gap = (seed.year or 0) - max(ref.years, default=0)
+        if predates and author == "match" and gap <= t.early_years and score >= t.accept:
+            # A technical report or conference version printed before the version the seed
+            # came from: a small gap with the seed's first author is the same work.
+            notes.append(
+                f"reference year {max(ref.years)} is {gap} years before the seed ({seed.year}); "
+                "first author agrees: an earlier version"
+            )
+        elif predates:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)
         if predates and author == "mismatch":
@@ -358,6 +459,24 @@ class SeedIndex:
             else:
                 notes.append(f"{twins[0][0]} has this title too and neither first author is named")
                 score = min(score, t.accept - 0.01)
+        if (
+            t.variant <= score < t.accept
+            and author == "match"
+            and seed.n_words >= 4
+            and not (sequel or predates or other_id or lay.doubts)
+            and seed.year
+            and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
+        ):
+            # A title printed differently (a word inserted or changed, a subtitle left out): the
+            # title alone is not enough, the first author and a year near the seed's are.
+            years = sorted({y for y in ref.years if seed.year - 1 <= y <= seed.year + t.late_years})
+            notes.append(
+                f"title printed differently (score {score:.1f}); first author and year {years[0]} agree"
+            )
+            score = t.accept
+        for doubt in lay.doubts:
+            notes.append(doubt)
+            score = min(score, t.accept - 0.01)
         band = "accept" if score >= t.accept else "review" if score >= t.review else "reject"
         reason = "; ".join(notes) if notes else f"title field score {title_score:.1f}"
         return Match(

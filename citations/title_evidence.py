@@ -1,0 +1,250 @@
+"""Where a seed title sits in a raw reference string: evidence for styles that do not close it.
+
+Why this exists
+---------------
+The resolver compares a seed title with the whole bibliographic *field* that holds it, a field
+ending at a period, comma, bracket or quote (``resolve.py``). Many real styles print no period
+after the title: physics (IOP: ``Kitaev A Y 2003 Fault-tolerant quantum computation by anyons
+Ann. Phys. 303 2``), Vancouver-like biomedicine without stops (``Kim D, Salzberg SL HISAT: a fast
+spliced aligner ... Nat Methods 2015 12 357-60``), and PDF text that glues fields
+(``... lasers .Review of scientific instruments62``). There the field runs into the authors,
+the journal or the volume, and its score falls although the seed title is printed verbatim.
+
+So the raw string is used as evidence beside the field: the seed title found as a token-aligned
+run of words (exact, or near-exact for a typo), and the words printed right before and after that
+run, with their printed case, judged as *not title*. Before: a field boundary, a year, a number or
+a person's initials ("Salzberg SL"). After: a boundary, a number (volume, pages), a venue word
+("Phys", "J", "Proc", "In", "arXiv") or, after a sentence-case title, a capitalised word (the
+journal's name). A longer title that merely contains the seed title ("On layer normalization in
+the transformer architecture", "CMMLU: Measuring massive multitask ...") has title words there,
+so it fails, and short generic titles are not tried at all.
+
+The same layout tells two things the field cannot: whether the seed title is the *container* of
+the entry (after "In", editors between: a chapter of an edited volume, not the volume), and
+whether the entry names another *volume* of a series (``The Art of Computer Programming, Vol.
+3``). Each finding comes back as a sentence the resolver stores on the edge.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+# Words that begin a venue, a publisher or a locator when printed right after a title.
+_VENUE_TEXT = """
+    j journal jour phys physical rev review reviews lett letters proc proceedings conf conference
+    trans transactions ann annals annu annual acta adv advances nature science nucl astrophys
+    astron chem biol med natl acad sci int comput math appl opt quant class grav mon not notices
+    ser series symp symposium workshop eur am bull commun rep reports report tech technical thesis
+    phd dissertation univ university press springer elsevier wiley lecture notes z zh sov jetp pis
+    nat cell plos bmc lancet bmj jama clin neurosci biochem mol genet res cancer ieee acm siam aaai
+    ijcai icml nips neurips iclr cvpr iccv eccv acl emnlp naacl coling sigir kdd www vldb sigmod
+    icde stoc focs soda lncs in arxiv preprint doi http https url available retrieved accessed
+    eprint biorxiv medrxiv chemrxiv ssrn cambridge oxford mit dover academic pergamon
+"""
+VENUE_WORDS = frozenset(_VENUE_TEXT.split())
+_ALWAYS_VENUE = frozenset({"arxiv", "preprint", "doi", "http", "https", "www", "url", "eprint"})
+EDITOR_WORDS = frozenset(
+    {
+        "ed",
+        "eds",
+        "edd",
+        "editor",
+        "editors",
+        "edited",
+        "hrsg",
+        "hg",
+        "dir",
+        "dirs",
+        "comp",
+        "comps",
+        "and",
+        "by",
+    }
+)
+VOLUME_WORDS = frozenset({"vol", "vols", "volume", "part", "pt", "book", "band", "bd", "tome", "tom"})
+_NAME_PARTICLES = frozenset(
+    {"and", "et", "al", "van", "von", "de", "der", "den", "da", "di", "la", "le", "du"}
+)
+_ROMAN = re.compile(r"^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$")
+_SEQUEL_MARK = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
+_SEQUEL_ROMAN = frozenset({"ii", "iii", "iv"})
+MIN_VERBATIM_WORDS = 3  # "Deep learning", "Layer normalization": too generic to stand on layout
+MIN_VERBATIM_CHARS = 15
+NEAR_VERBATIM = 95.0  # a typo or a split word in an otherwise verbatim title
+
+
+@dataclass(frozen=True)
+class Window:
+    """Words ``first..last`` (inclusive) of the reference that carry the seed title."""
+
+    first: int
+    last: int
+    score: float
+
+
+def sequel_marks(words: list[str]) -> set[str]:
+    """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
+    not years or page numbers."""
+    return {w for w in words if _SEQUEL_MARK.match(w) or w in _SEQUEL_ROMAN}
+
+
+def windows(
+    seed_plain: str, n_words: int, words: list[str], plain: str, starts: list[int], near: int
+) -> list[Window]:
+    """Every exact, word-aligned occurrence of the seed title; else the best near-exact run of
+    words around character ``near`` of ``plain`` (where the fuzzy alignment put it)."""
+    out: list[Window] = []
+    at = plain.find(seed_plain)
+    while at >= 0:
+        end = at + len(seed_plain)
+        if (at == 0 or plain[at - 1] == " ") and (end == len(plain) or plain[end] == " "):
+            first = starts.index(at)
+            out.append(Window(first, first + n_words - 1, 100.0))
+        at = plain.find(seed_plain, at + 1)
+    if out or not words:
+        return out
+    k = max(0, bisect.bisect_right(starts, near) - 1)
+    best: Window | None = None
+    for s in range(max(0, k - 1), min(len(words), k + 2)):
+        for length in (n_words - 1, n_words, n_words + 1):
+            if length < 1 or s + length > len(words):
+                continue
+            score = fuzz.ratio(seed_plain, " ".join(words[s : s + length]))
+            if score >= NEAR_VERBATIM and (best is None or score > best.score):
+                best = Window(s, s + length - 1, score)
+    return [best] if best else []
+
+
+def _is_initials(token: str) -> bool:
+    return token.isalpha() and (len(token) == 1 or (token.isupper() and len(token) <= 3))
+
+
+def _is_number(token: str) -> bool:
+    return token.isdigit()
+
+
+def before_is_not_title(
+    words: list[str], cased: list[str] | None, bounds: list[bool], first: int
+) -> str | None:
+    """What is printed right before the title run, if it cannot be part of a title; else None."""
+    if first == 0 or bounds[first - 1]:
+        return "a field boundary"
+    tok = (cased or words)[first - 1]
+    if _is_number(tok) or tok.lower() == "al":
+        return f"'{tok}'"
+    if cased is not None and _is_initials(tok):
+        # Initials follow a surname or other initials ("Salzberg SL", "Maldacena J M"); an
+        # acronym after a year or a boundary is a title word ("2022 GLM: General ...").
+        prev = cased[first - 2] if first >= 2 and not bounds[first - 2] else ""
+        if prev and prev[0].isupper() and not prev.isdigit() and prev.lower() not in VENUE_WORDS:
+            return f"initials '{tok}'"
+    return None
+
+
+def after_is_not_title(
+    words: list[str], cased: list[str] | None, bounds: list[bool], last: int
+) -> str | None:
+    """What is printed right after the title run, if it cannot continue a title; else None."""
+    if last == len(words) - 1 or bounds[last]:
+        return "a field boundary"
+    low = words[last + 1]
+    if _is_number(low) or low in _ALWAYS_VENUE:
+        return f"'{low}'"
+    if cased is None:
+        return None
+    tok, end = cased[last + 1], cased[last]
+    if not tok[:1].isupper():
+        return None
+    if low in VENUE_WORDS:
+        return f"venue word '{tok}'"
+    if end[:1].islower():
+        # A sentence-case title ends in lower case; a capital after it starts the journal's name.
+        return f"capitalised '{tok}' after a sentence-case title"
+    return None
+
+
+def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]:
+    """A sequel number printed right after the title run ("Stable Diffusion 2"), as opposed to a
+    volume or page numbers that follow an unpunctuated title ("... models Nucl Phys B 801 268 -95":
+    they never touch the title, or come in a run of numbers)."""
+    if last + 1 >= len(words) or bounds[last]:
+        return set()
+    nxt = words[last + 1]
+    if not (_SEQUEL_MARK.match(nxt) or nxt in _SEQUEL_ROMAN):
+        return set()
+    if last + 2 < len(words) and not bounds[last + 1] and words[last + 2].isdigit():
+        return set()  # "Title 12 345": volume and page
+    return {nxt}
+
+
+def container_note(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> str | None:
+    """The title run is the container of the entry: printed after an "In" that opens a field,
+    with only editors between ("... Chapter title. In: Smith J (ed.) Handbook of X")."""
+    lo = max(1, first - 16)  # an entry that opens with "In" is the volume itself
+    for p in range(first - 1, lo - 1, -1):
+        if (
+            words[p] == "in"
+            and (p == 0 or bounds[p - 1])
+            and (cased is None or cased[p] in ("In", "in", "IN"))
+        ):
+            between = (cased or words)[p + 1 : first]
+            if all(
+                _is_initials(w)
+                or w.lower() in EDITOR_WORDS
+                or w.lower() in _NAME_PARTICLES
+                or w[:1].isupper()
+                for w in between
+            ):
+                return "the seed title is printed after 'In' (the container of this entry: a chapter of the volume?)"
+            return None
+    return None
+
+
+def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first: int) -> str | None:
+    """A field before the one holding the title run that reads as prose (a title of its own):
+    the seed title then stands where a venue or a volume stands."""
+    if cased is None:
+        return None
+    start = 0
+    for i in range(field_first):
+        if bounds[i]:
+            field = cased[start : i + 1]
+            alpha = [w for w in field if w.isalpha()]
+            lower = [w for w in alpha if w[0].islower() and w.lower() not in _NAME_PARTICLES]
+            if len(alpha) >= 3 and len(lower) >= 2:
+                return f"another title-like field comes first ('{' '.join(field[:6])}')"
+            start = i + 1
+    return None
+
+
+def _volume_of(words: list[str], i: int) -> str | None:
+    if (
+        i + 1 < len(words)
+        and words[i] in VOLUME_WORDS
+        and (words[i + 1].isdigit() or _ROMAN.match(words[i + 1]))
+    ):
+        if i + 2 < len(words) and words[i + 2] == "of":
+            return None  # "vol. 4 of <series>": the title before it is the book itself
+        return words[i + 1]
+    return None
+
+
+def series_note(seed_words: list[str], words: list[str], bounds: list[bool], last: int) -> str | None:
+    """The entry names another volume of the series the seed title names: the seed's own volume
+    differs, or the seed has none and the volume carries its own title ("The Art of Computer
+    Programming, Vol. 3: Sorting and Searching"). A bare "vol. 16" after a book title is the
+    book's number in a publisher's series, not another work."""
+    theirs = _volume_of(words, last + 1)
+    if theirs is None:
+        return None
+    ours = next((v for i in range(len(seed_words)) if (v := _volume_of(seed_words, i))), None)
+    if ours == theirs:
+        return None
+    titled = last + 3 < len(words) and not bounds[last + 2] and words[last + 3].isalpha()
+    if ours is None and not titled:
+        return None
+    return f"the reference names volume {theirs} of this title (another volume of a series)"

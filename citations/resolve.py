@@ -284,8 +284,12 @@ class SeedIndex:
             te.windows(seed.plain, seed.n_words, ref.words, ref.plain, ref.starts, near) if near >= 0 else []
         )
         if not runs:
-            container = te.container_note(ref.words, ref.cased, ref.bounds, start) if start > 0 else None
-            return _Layout(score, start, te.sequel_marks(span.split()), [], [container] if container else [])
+            # No run of words carries the title nearly verbatim: the field decides, and the
+            # layout is read from where the fuzzy alignment starts.
+            first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
+            return _Layout(
+                score, start, te.sequel_marks(span.split()), [], self._container_doubts(seed, ref, first)
+            )
         long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
         chosen, notes = None, []
         if score < 100.0 and long_enough:
@@ -311,17 +315,7 @@ class SeedIndex:
         words = ref.words
         marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
         marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
-        doubts = []
-        container = te.container_note(words, ref.cased, ref.bounds, chosen.first)
-        if container:
-            doubts.append(container)
-        elif not seed.author_phrase:
-            field_first = chosen.first
-            while field_first > 0 and not ref.bounds[field_first - 1]:
-                field_first -= 1
-            earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
-            if earlier:
-                doubts.append(f"seed has no author to check and {earlier}")
+        doubts = self._container_doubts(seed, ref, chosen.first)
         series = te.series_note(seed.plain.split(), words, ref.bounds, chosen.last)
         if series:
             doubts.append(series)
@@ -344,6 +338,30 @@ class SeedIndex:
             last += 1
         span = " ".join(ref.words[first : last + 1])
         return fuzz.ratio(seed.plain, span), first, span
+
+    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int) -> list[str]:
+        """Why the title printed from word ``first`` may be the container of the cited work
+        rather than the work: after "In" (a chapter of the volume), or, for a seed without an
+        author to check, after another title-like field (a paper in the proceedings)."""
+        if first > 0 and self._chapter(seed, ref, first):
+            return [te.CONTAINER_NOTE]
+        if not seed.author_phrase:
+            field_first = first
+            while field_first > 0 and not ref.bounds[field_first - 1]:
+                field_first -= 1
+            earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+            if earlier:
+                return [f"seed has no author to check and {earlier}"]
+        return []
+
+    def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
+        """The title run is printed as the container of the entry ("Chapter. In: Eds (eds)
+        Volume") and the entry's own authors, before the "In", are not the seed's first author:
+        a chapter of the volume, not the volume. Physics styles cite a contribution as "Author,
+        in: Eds (Eds.), Book" with no chapter title: the seed's first author there says it is the
+        book the labels mean."""
+        p = te.container_at(ref.words, ref.cased, ref.bounds, first)
+        return p is not None and self._names(seed.author_phrase, seed.author_last, ref, p) != "match"
 
     @staticmethod
     def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:

@@ -43,7 +43,10 @@ _VENUE_TEXT = """
     nat cell plos bmc lancet bmj jama clin neurosci biochem mol genet res cancer ieee acm siam aaai
     ijcai icml nips neurips iclr cvpr iccv eccv acl emnlp naacl coling sigir kdd www vldb sigmod
     icde stoc focs soda lncs in arxiv preprint doi http https url available retrieved accessed
-    eprint biorxiv medrxiv chemrxiv ssrn cambridge oxford mit dover academic pergamon
+    eprint biorxiv medrxiv chemrxiv ssrn cambridge oxford mit dover academic pergamon prentice
+    addison mcgraw kluwer birkhauser crc morgan pearson routledge sage wiley harper penguin
+    london paris berlin boston washington chicago amsterdam heidelberg dordrecht princeton
+    singapore tokyo leipzig stuttgart
 """
 VENUE_WORDS = frozenset(_VENUE_TEXT.split())
 _ALWAYS_VENUE = frozenset({"arxiv", "preprint", "doi", "http", "https", "www", "url", "eprint"})
@@ -72,6 +75,33 @@ _NAME_PARTICLES = frozenset(
 _ROMAN = re.compile(r"^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$")
 _SEQUEL_MARK = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
 _SEQUEL_ROMAN = frozenset({"ii", "iii", "iv"})
+# Ordinals number an edition or a meeting: "Proceedings of the 13th ACM Symposium ..." is not the
+# 15th, and the first workshop is not the fourth.
+_ORDINAL = re.compile(r"^\d{1,3}(?:st|nd|rd|th)$")
+_ORDINAL_WORDS = frozenset(
+    [
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+        "twentieth",
+    ]
+)
 MIN_VERBATIM_WORDS = 3  # "Deep learning", "Layer normalization": too generic to stand on layout
 MIN_VERBATIM_CHARS = 15
 NEAR_VERBATIM = 95.0  # a typo or a split word in an otherwise verbatim title
@@ -88,8 +118,12 @@ class Window:
 
 def sequel_marks(words: list[str]) -> set[str]:
     """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
-    not years or page numbers."""
-    return {w for w in words if _SEQUEL_MARK.match(w) or w in _SEQUEL_ROMAN}
+    and ordinals that number an edition or a meeting ("13th", "eighth"); not years or pages."""
+    return {
+        w
+        for w in words
+        if _SEQUEL_MARK.match(w) or w in _SEQUEL_ROMAN or _ORDINAL.match(w) or w in _ORDINAL_WORDS
+    }
 
 
 def windows(
@@ -181,27 +215,27 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     return {nxt}
 
 
-def container_note(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> str | None:
-    """The title run is the container of the entry: printed after an "In" that opens a field,
-    with only editors between ("... Chapter title. In: Smith J (ed.) Handbook of X")."""
-    lo = max(1, first - 16)  # an entry that opens with "In" is the volume itself
-    for p in range(first - 1, lo - 1, -1):
-        if (
-            words[p] == "in"
-            and (p == 0 or bounds[p - 1])
-            and (cased is None or cased[p] in ("In", "in", "IN"))
-        ):
+def container_at(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> int | None:
+    """Where the "In" is when the title run is the container of the entry: printed after an "In"
+    that opens a field, with only editors between ("... Chapter title. In: Smith J (ed.)
+    Handbook of X"). None when it is not; an entry that opens with "In" is the volume itself."""
+    for p in range(first - 1, max(1, first - 16) - 1, -1):
+        if words[p] == "in" and bounds[p - 1] and (cased is None or cased[p] in ("In", "in", "IN")):
             between = (cased or words)[p + 1 : first]
-            if all(
+            editors = all(
                 _is_initials(w)
                 or w.lower() in EDITOR_WORDS
                 or w.lower() in _NAME_PARTICLES
                 or w[:1].isupper()
                 for w in between
-            ):
-                return "the seed title is printed after 'In' (the container of this entry: a chapter of the volume?)"
-            return None
+            )
+            return p if editors else None
     return None
+
+
+CONTAINER_NOTE = (
+    "the seed title is printed after 'In' (the container of this entry: a chapter of the volume?)"
+)
 
 
 def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first: int) -> str | None:

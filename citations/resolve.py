@@ -352,6 +352,9 @@ class SeedIndex:
             earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
             if earlier:
                 return [f"seed has no author to check and {earlier}"]
+            lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
+            if field_first > lead and te.venue_like(seed.plain):
+                return ["seed has no author and reads as a venue, printed after the entry's own fields"]
         return []
 
     def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:

@@ -218,8 +218,9 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
 def container_at(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> int | None:
     """Where the "In" is when the title run is the container of the entry: printed after an "In"
     that opens a field, with only editors between ("... Chapter title. In: Smith J (ed.)
-    Handbook of X"). None when it is not; an entry that opens with "In" is the volume itself."""
-    for p in range(first - 1, max(1, first - 16) - 1, -1):
+    Handbook of X"), or a run that itself opens with that "In" (a seed list that kept the "In"
+    of a venue). None when it is not; an entry that opens with "In" is the volume itself."""
+    for p in range(first, max(1, first - 16) - 1, -1):
         if words[p] == "in" and bounds[p - 1] and (cased is None or cased[p] in ("In", "in", "IN")):
             between = (cased or words)[p + 1 : first]
             editors = all(
@@ -231,6 +232,18 @@ def container_at(words: list[str], cased: list[str] | None, bounds: list[bool], 
             )
             return p if editors else None
     return None
+
+
+# A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").
+_VENUE_TITLE = re.compile(
+    r"^(?:in |proc |proceedings |advances in |journal |transactions |annals |lecture notes )"
+    r"|\b(?:proceedings|conference|symposium|workshop|congress|meeting|series)\b"
+)
+
+
+def venue_like(plain: str) -> bool:
+    """Whether a (normalised) title reads as the name of a venue or a series."""
+    return bool(_VENUE_TITLE.search(plain))
 
 
 CONTAINER_NOTE = (

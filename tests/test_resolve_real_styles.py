@@ -206,3 +206,49 @@ def test_another_volume_of_a_series_is_not_the_series():
 
 def test_resolver_version_says_what_changed():
     assert RESOLVER_VERSION == "resolve-7"
+
+
+def test_physics_contribution_in_a_book_is_the_book_when_its_author_is_the_seeds():
+    """Physics styles cite a contribution as "Author, in: Eds (Eds.), Book" with no chapter title;
+    the seed's first author before the "in" says the book is meant."""
+    seed = SeedTitle(
+        "w-hif", "Heavy Ion Fusion: Exploring the Variety of Nuclear Properties", "1994-01-01", "Yoshida"
+    )
+    ref = (
+        "A. Yoshida, et al., in: A.M. Stefanini, G. Nebbia, S. Lunardi, G. Montagnoli (Eds.), Heavy Ion "
+        "Fusion: Exploring the Variety of Nuclear Properties, World Scientific, Singapore, 1994, p. 311."
+    )
+    assert _one(seed, ref).band == "accept"
+    other = ref.replace("A. Yoshida", "K. Hagino")
+    m = _one(seed, other)
+    assert m.band == "review" and "printed after 'In'" in m.reason
+
+
+@pytest.mark.parametrize(
+    ("seed_title", "ref"),
+    [
+        # A seed list that kept the "In" of a venue; the paper before it is the entry's work.
+        ("In Proceedings of the 20th Annual International Symposium on Computer Architecture",
+         "D. A. Wood, S. Chandra. Mechanisms for Cooperative Shared Memory. In Proceedings of the 20th Annual "
+         "International Symposium on Computer Architecture, pages 156-168, May 1993."),
+        # Title-case paper title, then the proceedings: a venue-like seed without an author.
+        ("Proceedings of the 1989 ACM Conference on Human Factors in Computing Systems",
+         "Hill, W. How Some Advice Fails. Proceedings of the 1989 ACM Conference on Human Factors in Computing "
+         "Systems, pages 85-90, 1989."),
+    ],
+)  # fmt: skip
+def test_an_authorless_venue_is_not_the_paper_printed_in_it(seed_title, ref):
+    m = _one(SeedTitle("w-venue", seed_title, "1989-01-01", None), ref)
+    assert m.band == "review", m.reason
+
+
+def test_another_numbered_meeting_is_another_work():
+    seed = SeedTitle(
+        "w-popl",
+        "Proceedings of the 13th ACM Symposium on Principles of Programming Languages",
+        "1986-01-01",
+        "Felleisen",
+    )
+    ref = "Felleisen, M. Proceedings of the 15th Annual Symposium on Principles of Programming Languages (1988)."
+    m = _one(seed, ref)
+    assert m.band != "accept" and "sequel/version number differs (13th, 15th)" in m.reason

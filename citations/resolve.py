@@ -316,7 +316,7 @@ class SeedIndex:
         marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
         marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
         doubts = self._container_doubts(seed, ref, chosen.first)
-        series = te.series_note(seed.plain.split(), words, ref.bounds, chosen.last)
+        series = te.series_note(seed.plain.split(), words, ref.entry.raw, chosen.last)
         if series:
             doubts.append(series)
         return _Layout(score, start, marks, notes, doubts)

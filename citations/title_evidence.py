@@ -280,18 +280,23 @@ def _volume_of(words: list[str], i: int) -> str | None:
     return None
 
 
-def series_note(seed_words: list[str], words: list[str], bounds: list[bool], last: int) -> str | None:
+_TITLED_VOLUME = re.compile(
+    r"(?i)\b(?:vol|vols|volume|part|pt|book|band|bd|tome)\.?\s*(?:\d+|[ivx]+)\s*:\s*[A-Za-z]"
+)
+
+
+def series_note(seed_words: list[str], words: list[str], raw: str, last: int) -> str | None:
     """The entry names another volume of the series the seed title names: the seed's own volume
-    differs, or the seed has none and the volume carries its own title ("The Art of Computer
-    Programming, Vol. 3: Sorting and Searching"). A bare "vol. 16" after a book title is the
-    book's number in a publisher's series, not another work."""
+    differs, or the seed has none and the volume carries its own title after a colon
+    ("The Art of Computer Programming, Vol. 3: Sorting and Searching"). A bare "vol. 16" or
+    "Vol. 23 Doubleday" after a book title is the book's number in a series or a multi-volume
+    set, not another work."""
     theirs = _volume_of(words, last + 1)
     if theirs is None:
         return None
     ours = next((v for i in range(len(seed_words)) if (v := _volume_of(seed_words, i))), None)
     if ours == theirs:
         return None
-    titled = last + 3 < len(words) and not bounds[last + 2] and words[last + 3].isalpha()
-    if ours is None and not titled:
+    if ours is None and not _TITLED_VOLUME.search(raw):
         return None
     return f"the reference names volume {theirs} of this title (another volume of a series)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from reflong.citations.entry_parse import parse_entry
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
 from reflong.citations.title_evidence import trailing_sequel
 
@@ -252,3 +253,41 @@ def test_another_numbered_meeting_is_another_work():
     ref = "Felleisen, M. Proceedings of the 15th Annual Symposium on Principles of Programming Languages (1988)."
     m = _one(seed, ref)
     assert m.band != "accept" and "sequel/version number differs (13th, 15th)" in m.reason
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        # IOP physics: authors, year, title, journal without a period between title and journal.
+        ("[7] Kitaev A Y 2003 Fault-tolerant quantum computation by anyons Ann. Phys. 303 2",
+         "Fault-tolerant quantum computation by anyons"),
+        # PDF glue: the period of the next field stuck to its first word.
+        ("Smolyaninov, I.I.: Photoluminescence from a gold nanotip in an accelerated reference frame .Phys .Lett .A 372 ,7043 -7045( 2008)",
+         "Photoluminescence from a gold nanotip in an accelerated reference frame"),
+        # IEEE/physics: quoted title.
+        ('R. S. Kennedy, N. E. Lane, and M. G. Lilienthal, "Simulator sickness questionnaire: An enhanced method for quantifying simulator sickness," Int. J. Aviat. Psychol., 1993.',
+         "Simulator sickness questionnaire: An enhanced method for quantifying simulator sickness"),
+        ("M.W. Edwards, \u2018Homer and Oral Tradition: The Type-Scene\u2019, Oral Tradition 7 (1992), pp. 284-330.",
+         "Homer and Oral Tradition: The Type-Scene"),
+        # Comma-separated author list, then the title.
+        ("F. G\u00f6hmann, A. Kl\u00fcmper, and A. Seel, Integral representations for correlation functions of the XXZ chain at finite temperature ,J .Phys .A 37 ( 2004),7625 .",
+         "Integral representations for correlation functions of the XXZ chain at finite temperature"),
+        ("Turing, Alan, Computing Machinery and Intelligence, Mind 59, pp 433\u2013460 (1950)",
+         "Computing Machinery and Intelligence"),
+        ("S.E. Fahlman and C. Lebiere, The cascade-correlation learning architecture, Advances in Neural Information Processing Systems Vol.2, 1990.",
+         "The cascade-correlation learning architecture"),
+        # Author block closed by a colon (biomedicine, physics).
+        ("Duester G: Families of retinoid dehydrogenases regulating vitamin A. Eur J Biochem 267:4315-4324, 2000.",
+         "Families of retinoid dehydrogenases regulating vitamin A"),
+        # Title-case book title after "Last, First I." and a year before 1900.
+        ("Foulke, Roy A. The Commercial Paper Market. New York: The Bankers Publishing Company, 1931.",
+         "The Commercial Paper Market"),
+        ("Ament, Wilhelm. 1899. Die Entwicklung von Sprechen und Denken beim Kinde. Leipzig: Ernst Wunderlich.",
+         "Die Entwicklung von Sprechen und Denken beim Kinde"),
+        # Unpunctuated title, then the year and the journal.
+        ("Wu, Y., Takatsuka, M. Spherical self-organizing map using efficient indexed geodesic data structure 2006 Neural Networks 900--910",
+         "Spherical self-organizing map using efficient indexed geodesic data structure"),
+    ],
+)  # fmt: skip
+def test_entry_parser_finds_the_title_in_other_styles(raw, title):
+    assert parse_entry(raw).title == title

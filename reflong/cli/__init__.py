@@ -167,6 +167,7 @@ COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
     "cite_cmd",
+    "match_cmd",  # reflong-build match (raw strings x a seed list, no store)
     "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
     "demo_cmd",

@@ -67,7 +67,7 @@ class Thresholds:
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
     keys_per_seed: int = 5
     variant: float = 80.0  # a title scoring from here to accept is accepted with first author and year
-    early_years: int = 3  # a reference printed up to this many years before the seed (same author)
+    early_years: int = 2  # a reference printed up to this many years before the seed (same author)
     late_years: int = 2  # the years after the seed's that count as "the year agrees" for a variant
 
     def fingerprint(self) -> str:
@@ -164,6 +164,8 @@ class _Layout:
     marks: set[str]  # sequel/version marks of the title as printed in the reference
     notes: list[str]  # evidence that raised the score
     doubts: list[str]  # evidence that keeps the edge out of accept (container, series volume)
+    first: int = 0  # first word of the title run as printed (where its layout is read)
+    last: int = 0  # its last word
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -287,8 +289,9 @@ class SeedIndex:
             # No run of words carries the title nearly verbatim: the field decides, and the
             # layout is read from where the fuzzy alignment starts.
             first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
+            last = first + max(0, len(span.split()) - 1)
             return _Layout(
-                score, start, te.sequel_marks(span.split()), [], self._container_doubts(seed, ref, first)
+                score, start, te.sequel_marks(span.split()), [], [], first, min(last, len(ref.words) - 1)
             )
         long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
         chosen, notes = None, []
@@ -315,11 +318,8 @@ class SeedIndex:
         words = ref.words
         marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
         marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
-        doubts = self._container_doubts(seed, ref, chosen.first)
         series = te.series_note(seed.plain.split(), words, ref.entry.raw, chosen.last)
-        if series:
-            doubts.append(series)
-        return _Layout(score, start, marks, notes, doubts)
+        return _Layout(score, start, marks, notes, [series] if series else [], chosen.first, chosen.last)
 
     @staticmethod
     def _field_at(seed: _Seed, ref: _Ref, lo: int, hi: int) -> tuple[float, int, str]:
@@ -339,32 +339,45 @@ class SeedIndex:
         span = " ".join(ref.words[first : last + 1])
         return fuzz.ratio(seed.plain, span), first, span
 
-    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int) -> list[str]:
+    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int, last: int, author: str) -> list[str]:
         """Why the title printed from word ``first`` may be the container of the cited work
-        rather than the work: after "In" (a chapter of the volume), or, for a seed without an
-        author to check, after another title-like field (a paper in the proceedings)."""
+        rather than the work: after "In" (a chapter of the volume); or, when the seed's first
+        author cannot vouch for it (no author, or not named), after another title-like field, or
+        a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
         if first > 0 and self._chapter(seed, ref, first):
             return [te.CONTAINER_NOTE]
-        if not seed.author_phrase:
-            field_first = first
-            while field_first > 0 and not ref.bounds[field_first - 1]:
-                field_first -= 1
-            earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
-            if earlier:
-                return [f"seed has no author to check and {earlier}"]
-            lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
-            if field_first > lead and te.venue_like(seed.plain):
-                return ["seed has no author and reads as a venue, printed after the entry's own fields"]
+        e = te.editors_at(ref.words, ref.bounds, first, last)
+        if e is not None and te.prose_between_names_and(ref.cased, e):
+            return [
+                "the seed title is printed as an edited volume (editors next to it) after a title of the entry's own"
+            ]
+        if seed.author_phrase and author != "mismatch":
+            return []
+        why = "seed has no author to check" if not seed.author_phrase else "first author not named"
+        field_first = first
+        while field_first > 0 and not ref.bounds[field_first - 1]:
+            field_first -= 1
+        earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+        if earlier:
+            return [f"{why} and {earlier}"]
+        lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
+        if field_first > lead and te.venue_like(seed.plain):
+            return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
         return []
 
     def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
         """The title run is printed as the container of the entry ("Chapter. In: Eds (eds)
-        Volume") and the entry's own authors, before the "In", are not the seed's first author:
-        a chapter of the volume, not the volume. Physics styles cite a contribution as "Author,
-        in: Eds (Eds.), Book" with no chapter title: the seed's first author there says it is the
-        book the labels mean."""
+        Volume"): a chapter of the volume, not the volume. Unless nothing but the entry's authors
+        comes before the "In" and they include the seed's first author: physics styles cite a
+        contribution as "Author, in: Eds (Eds.), Book" with no chapter title, and the book is
+        meant. An editor who wrote a chapter of their own volume is caught by the chapter title
+        printed between their name and the "In"."""
         p = te.container_at(ref.words, ref.cased, ref.bounds, first)
-        return p is not None and self._names(seed.author_phrase, seed.author_last, ref, p) != "match"
+        if p is None:
+            return False
+        if self._names(seed.author_phrase, seed.author_last, ref, p) != "match":
+            return True
+        return te.prose_between_names_and(ref.cased, p)
 
     @staticmethod
     def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
@@ -395,6 +408,8 @@ class SeedIndex:
         lay = self.layout(seed, ref, self._title_field(seed, ref))
         title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
+        if method == "title":
+            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
         notes: list[str] = list(lay.notes)
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
@@ -517,7 +532,8 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
-        out.sort(key=lambda m: (m.band != "accept", -m.score, m.seed_id))
+        # Ties (two variant titles both lifted to the accept score) go to the closer title.
+        out.sort(key=lambda m: (m.band != "accept", -m.score, -m.title_score, m.seed_id))
         for m in out[1:]:
             if m.band == "accept":
                 m.band = "review"

@@ -50,24 +50,11 @@ _VENUE_TEXT = """
 """
 VENUE_WORDS = frozenset(_VENUE_TEXT.split())
 _ALWAYS_VENUE = frozenset({"arxiv", "preprint", "doi", "http", "https", "www", "url", "eprint"})
-EDITOR_WORDS = frozenset(
-    {
-        "ed",
-        "eds",
-        "edd",
-        "editor",
-        "editors",
-        "edited",
-        "hrsg",
-        "hg",
-        "dir",
-        "dirs",
-        "comp",
-        "comps",
-        "and",
-        "by",
-    }
-)
+_EDITOR_TEXT = "ed eds edd editor editors edited hrsg hrg hg dir dirs comp comps and by und cura di a gen"
+EDITOR_WORDS = frozenset(_EDITOR_TEXT.split())
+# Words that say "edited by" ("eds.", "Hrsg.", "a cura di"), next to an edited volume's title.
+EDITOR_MARKS = frozenset({"ed", "eds", "edd", "editor", "editors", "hrsg", "hrg", "hg", "cura"})
+CONTAINER_WINDOW = 24  # words between an "In" and the volume's title (editors, "gen. ed.")
 VOLUME_WORDS = frozenset({"vol", "vols", "volume", "part", "pt", "book", "band", "bd", "tome", "tom"})
 _NAME_PARTICLES = frozenset(
     {"and", "et", "al", "van", "von", "de", "der", "den", "da", "di", "la", "le", "du"}
@@ -217,21 +204,48 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
 
 def container_at(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> int | None:
     """Where the "In" is when the title run is the container of the entry: printed after an "In"
-    that opens a field, with only editors between ("... Chapter title. In: Smith J (ed.)
-    Handbook of X"), or a run that itself opens with that "In" (a seed list that kept the "In"
-    of a venue). None when it is not; an entry that opens with "In" is the volume itself."""
-    for p in range(first, max(1, first - 16) - 1, -1):
+    that opens a field, editors or anything else between ("... Chapter title. In: Smith J (ed.)
+    Handbook of X", "In K. Brown (gen. ed.), Encyclopedia of ..."). None when it is not; an entry
+    that opens with "In" is the volume itself."""
+    for p in range(first - 1, max(1, first - CONTAINER_WINDOW) - 1, -1):
         if words[p] == "in" and bounds[p - 1] and (cased is None or cased[p] in ("In", "in", "IN")):
-            between = (cased or words)[p + 1 : first]
-            editors = all(
-                _is_initials(w)
-                or w.lower() in EDITOR_WORDS
-                or w.lower() in _NAME_PARTICLES
-                or w[:1].isupper()
-                for w in between
-            )
-            return p if editors else None
+            return p
     return None
+
+
+def editors_at(words: list[str], bounds: list[bool], first: int, last: int) -> int | None:
+    """Where the editor block starts when the title run is printed as an edited volume: right
+    after editors ("French, B.M. and Short, N.M., eds., Shock Metamorphism ...", "Minsky's (ed.)
+    Semantic Information Processing") or right before an editor line ("Childhood in the English
+    Renaissance. Ed. Anja Muller"). None when no editor word touches the run."""
+    for q in range(first - 1, max(-1, first - 4), -1):
+        if words[q] in EDITOR_MARKS:
+            p = q
+            while p > 0 and (words[p - 1] in EDITOR_MARKS or len(words[p - 1]) <= 2 or not bounds[p - 1]):
+                p -= 1
+            return p
+    nxt = words[last + 1 : last + 3]
+    if nxt and (nxt[0] in EDITOR_MARKS or nxt[:2] == ["edited", "by"]):
+        return first
+    return None
+
+
+def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
+    """Whether words before position ``p`` (the "In") include prose, i.e. a chapter title, not
+    only names, initials, years and "et al." ("Georgeff M P 1987 Actions processes and causality
+    In ..." vs "A Yoshida et al in ...")."""
+    if cased is None:
+        return True
+    lower = [
+        w
+        for w in cased[:p]
+        if w[:1].islower()
+        and w.isalpha()
+        and w not in _NAME_PARTICLES
+        and w not in EDITOR_WORDS
+        and w != "in"
+    ]
+    return len(lower) >= 1
 
 
 # A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").

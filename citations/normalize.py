@@ -33,6 +33,7 @@ _BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)|(?<
 # Letters of any script survive (a CJK or Cyrillic title still compares), punctuation does not.
 _NON_ALNUM = re.compile(r"[^\w\s]|_")
 _TOKEN = re.compile(r"\x00|[^\W_]+")
+_TOKEN_COLON = re.compile(r"[\x00\x01]|[^\W_]+")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _SPACES = re.compile(r"\s+")
 
@@ -80,26 +81,32 @@ def words_with_boundaries(text: str) -> tuple[list[str], list[bool]]:
     Colons are deliberately not boundaries: "CMMLU: Measuring massive multitask ..." must stay one
     title so it does not pass for "Measuring Massive Multitask Language Understanding".
     """
-    return _split_words(_prepare(text))
+    words, flags, _ = _split_words(_prepare(text))
+    return words, flags
 
 
-def cased_words(text: str, words: list[str]) -> list[str] | None:
-    """The words of ``words_with_boundaries(text)`` with their printed case ("Nucl", "SL", "In"),
-    or None where case folding changed the tokens (a rare letter): layout evidence only, so
-    the resolver then does without it."""
-    cased, _ = _split_words(_prepare(text, keep_case=True))
-    return cased if [w.lower() for w in cased] == words else None
+def cased_words(text: str, words: list[str]) -> tuple[list[str], list[bool]] | None:
+    """The words of ``words_with_boundaries(text)`` with their printed case ("Nucl", "SL", "In")
+    and, for each, whether a colon follows it ("CMMLU: Measuring ..."); None where case folding
+    changed the tokens (a rare letter): layout evidence only, so the resolver then does without."""
+    cased, _, colons = _split_words(_prepare(text, keep_case=True).replace(":", " \x01 "), colons=True)
+    return (cased, colons) if [w.lower() for w in cased] == words else None
 
 
-def _split_words(text: str) -> tuple[list[str], list[bool]]:
+def _split_words(text: str, colons: bool = False) -> tuple[list[str], list[bool], list[bool]]:
     text = _BOUNDARY.sub(" \x00 ", text)
     words: list[str] = []
     flags: list[bool] = []
-    for token in _TOKEN.findall(text):
+    colon_after: list[bool] = []
+    for token in (_TOKEN_COLON if colons else _TOKEN).findall(text):
         if token == "\x00":
             if flags:
                 flags[-1] = True
+        elif token == "\x01":
+            if colon_after:
+                colon_after[-1] = True
         else:
             words.append(token)
             flags.append(False)
-    return words, flags
+            colon_after.append(False)
+    return words, flags, colon_after

@@ -133,14 +133,28 @@ class _Ref:
     starts: list[int]
     years: list[int]
     wordset: frozenset[str] = frozenset()
-    _cased: list[str] | bool | None = False  # computed on first use (layout evidence only)
+    _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
     def cased(self) -> list[str] | None:
-        """The words as printed (case kept), or None where folding changed the tokens."""
-        if self._cased is False:
-            self._cased = cased_words(self.entry.raw, self.words)
-        return self._cased  # type: ignore[return-value]
+        """The words as printed (case kept), or None where folding changed the tokens. Layout
+        evidence reads case only where the entry is not printed in capitals throughout."""
+        printed = self._layout_words()
+        return printed[0] if printed else None
+
+    @property
+    def colons(self) -> list[bool] | None:
+        """For each word, whether a colon follows it ("CMMLU: Measuring ..."), or None."""
+        printed = self._layout_words()
+        return printed[1] if printed else None
+
+    def _layout_words(self) -> tuple[list[str], list[bool]] | None:
+        if self._printed is False:
+            printed = cased_words(self.entry.raw, self.words)
+            if printed and te.mostly_capitals(printed[0]):
+                printed = None  # "SIMPLIFYING GRAPH FOR THE ...": case says nothing here
+            self._printed = printed
+        return self._printed  # type: ignore[return-value]
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
@@ -300,9 +314,14 @@ class SeedIndex:
             for run in runs:
                 if run.score <= score:
                     continue
-                before = te.before_is_not_title(ref.words, cased, ref.bounds, run.first)
-                after = te.after_is_not_title(ref.words, cased, ref.bounds, run.last)
-                if before and after:
+                # A title in capitals gives its case no say ("... PREDICTION IS ALL CONVOLUTIONAL").
+                run_case = None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
+                before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
+                after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
+                # A near-verbatim run closed by boundaries on both sides is a field of its own:
+                # the field's score decides it (the run exists for unclosed and glued fields).
+                both_closed = before == after == te.BOUNDARY_NOTE
+                if before and after and (run.score == 100.0 or not both_closed):
                     chosen = run
                     notes.append(
                         f"title printed {'verbatim' if run.score == 100 else f'near-verbatim ({run.score:.1f})'}"
@@ -452,7 +471,7 @@ class SeedIndex:
             else:
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
                 score = min(score, t.accept - 0.01)
-        sequel = _sequel_marks(seed.plain) ^ lay.marks
+        sequel = te.differing_marks(_sequel_marks(seed.plain), lay.marks)
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.

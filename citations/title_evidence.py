@@ -34,19 +34,18 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 # Words that begin a venue, a publisher or a locator when printed right after a title.
+# Words that begin a venue, a publisher or a locator when printed, capitalised, right after a
+# title: abbreviations and names that are not ordinary title words ("Review", "Nature", "Science"
+# are: they count only when a volume number follows them, see ``after_is_not_title``).
 _VENUE_TEXT = """
-    j journal jour phys physical rev review reviews lett letters proc proceedings conf conference
-    trans transactions ann annals annu annual acta adv advances nature science nucl astrophys
-    astron chem biol med natl acad sci int comput math appl opt quant class grav mon not notices
-    ser series symp symposium workshop eur am bull commun rep reports report tech technical thesis
-    phd dissertation univ university press springer elsevier wiley lecture notes z zh sov jetp pis
-    nat cell plos bmc lancet bmj jama clin neurosci biochem mol genet res cancer ieee acm siam aaai
-    ijcai icml nips neurips iclr cvpr iccv eccv acl emnlp naacl coling sigir kdd www vldb sigmod
-    icde stoc focs soda lncs in arxiv preprint doi http https url available retrieved accessed
-    eprint biorxiv medrxiv chemrxiv ssrn cambridge oxford mit dover academic pergamon prentice
-    addison mcgraw kluwer birkhauser crc morgan pearson routledge sage wiley harper penguin
-    london paris berlin boston washington chicago amsterdam heidelberg dordrecht princeton
-    singapore tokyo leipzig stuttgart
+    j journal jour phys rev lett proc proceedings conf conference trans transactions ann annu acta
+    adv nucl astrophys astron chem biol med natl acad sci int comput appl opt quant grav mon bull
+    commun rep univ lect z zh sov jetp pis nat plos bmc lancet bmj jama clin neurosci biochem mol
+    genet res ieee acm siam aaai ijcai icml nips neurips iclr cvpr iccv eccv acl emnlp naacl coling
+    sigir kdd vldb sigmod icde stoc focs soda lncs symp symposium workshop in arxiv preprint doi http
+    https url eprint biorxiv medrxiv chemrxiv ssrn springer elsevier wiley pergamon prentice addison
+    mcgraw kluwer birkhauser crc routledge dover london paris berlin boston washington chicago
+    amsterdam heidelberg dordrecht princeton singapore tokyo leipzig stuttgart
 """
 VENUE_WORDS = frozenset(_VENUE_TEXT.split())
 _ALWAYS_VENUE = frozenset({"arxiv", "preprint", "doi", "http", "https", "www", "url", "eprint"})
@@ -103,6 +102,16 @@ class Window:
     score: float
 
 
+def differing_marks(seed: set[str], ref: set[str]) -> set[str]:
+    """Sequel, version or edition marks on one side only. An ordinal *word* ("fifth") counts only
+    against another ordinal: one missing from a side is more often a typo ("FITFH") than another
+    edition."""
+    diff = seed ^ ref
+    if diff and diff <= _ORDINAL_WORDS and not (seed & _ORDINAL_WORDS and ref & _ORDINAL_WORDS):
+        return set()
+    return diff
+
+
 def sequel_marks(words: list[str]) -> set[str]:
     """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
     and ordinals that number an edition or a meeting ("13th", "eighth"); not years or pages."""
@@ -140,7 +149,26 @@ def windows(
     return [best] if best else []
 
 
+# Capitalised function words are not initials ("A Scalable ...", "AND", "FOR").
+_NOT_INITIALS = frozenset({"A", "I", "AN", "AND", "AT", "BY", "FOR", "IN", "OF", "ON", "OR", "THE", "TO"})
+_FUNCTION_TEXT = "a an the of for and or in on to with by at as from into via vs is are be"
+_FUNCTION_WORDS = frozenset(
+    _FUNCTION_TEXT.split()
+)
+
+
+BOUNDARY_NOTE = "a field boundary"
+
+
+def mostly_capitals(cased: list[str]) -> bool:
+    """Whether words are printed in capitals (a title in caps): their case is no evidence then."""
+    letters = [w for w in cased if w.isalpha() and len(w) > 3]
+    return bool(letters) and sum(w.isupper() for w in letters) * 2 > len(letters)
+
+
 def _is_initials(token: str) -> bool:
+    if token in _NOT_INITIALS:
+        return False
     return token.isalpha() and (len(token) == 1 or (token.isupper() and len(token) <= 3))
 
 
@@ -149,29 +177,34 @@ def _is_number(token: str) -> bool:
 
 
 def before_is_not_title(
-    words: list[str], cased: list[str] | None, bounds: list[bool], first: int
+    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], first: int
 ) -> str | None:
     """What is printed right before the title run, if it cannot be part of a title; else None."""
     if first == 0 or bounds[first - 1]:
-        return "a field boundary"
+        return BOUNDARY_NOTE
+    if colons is not None and colons[first - 1]:
+        return None  # "CMMLU: Measuring ...": the run is the subtitle of a longer title
     tok = (cased or words)[first - 1]
     if _is_number(tok) or tok.lower() == "al":
         return f"'{tok}'"
     if cased is not None and _is_initials(tok):
         # Initials follow a surname or other initials ("Salzberg SL", "Maldacena J M"); an
-        # acronym after a year or a boundary is a title word ("2022 GLM: General ...").
+        # acronym after a year, a boundary or a colon is a title word ("2022 GLM: General ...").
         prev = cased[first - 2] if first >= 2 and not bounds[first - 2] else ""
-        if prev and prev[0].isupper() and not prev.isdigit() and prev.lower() not in VENUE_WORDS:
+        prev_colon = colons is not None and first >= 2 and colons[first - 2]
+        if prev and prev[0].isupper() and not prev.isdigit() and prev.lower() not in VENUE_WORDS and not prev_colon:
             return f"initials '{tok}'"
     return None
 
 
 def after_is_not_title(
-    words: list[str], cased: list[str] | None, bounds: list[bool], last: int
+    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], last: int
 ) -> str | None:
     """What is printed right after the title run, if it cannot continue a title; else None."""
+    if colons is not None and colons[last]:
+        return None  # "Title: subtitle": the run is the head of a longer title
     if last == len(words) - 1 or bounds[last]:
-        return "a field boundary"
+        return BOUNDARY_NOTE
     low = words[last + 1]
     if _is_number(low) or low in _ALWAYS_VENUE:
         return f"'{low}'"
@@ -182,7 +215,9 @@ def after_is_not_title(
         return None
     if low in VENUE_WORDS:
         return f"venue word '{tok}'"
-    if end[:1].islower():
+    if last + 2 < len(words) and words[last + 2].isdigit() and not bounds[last + 1]:
+        return f"'{tok}' and a volume number"  # "Nature 521", "Science 313"
+    if end[:1].islower() and end.lower() not in _FUNCTION_WORDS:
         # A sentence-case title ends in lower case; a capital after it starts the journal's name.
         return f"capitalised '{tok}' after a sentence-case title"
     return None
@@ -251,7 +286,8 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
 # A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").
 _VENUE_TITLE = re.compile(
     r"^(?:in |proc |proceedings |advances in |journal |transactions |annals |lecture notes )"
-    r"|\b(?:proceedings|conference|symposium|workshop|congress|meeting|series)\b"
+    r"|\bproceedings\b|\b(?:international|annual) (?:conference|symposium|workshop|meeting|congress)\b"
+    r"|\b(?:conference|symposium|workshop|congress) on\b"
 )
 
 

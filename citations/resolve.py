@@ -315,7 +315,9 @@ class SeedIndex:
                 if run.score <= score:
                     continue
                 # A title in capitals gives its case no say ("... PREDICTION IS ALL CONVOLUTIONAL").
-                run_case = None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
+                run_case = (
+                    None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
+                )
                 before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
                 after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:

@@ -152,9 +152,7 @@ def windows(
 # Capitalised function words are not initials ("A Scalable ...", "AND", "FOR").
 _NOT_INITIALS = frozenset({"A", "I", "AN", "AND", "AT", "BY", "FOR", "IN", "OF", "ON", "OR", "THE", "TO"})
 _FUNCTION_TEXT = "a an the of for and or in on to with by at as from into via vs is are be"
-_FUNCTION_WORDS = frozenset(
-    _FUNCTION_TEXT.split()
-)
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 
 
 BOUNDARY_NOTE = "a field boundary"
@@ -182,17 +180,27 @@ def before_is_not_title(
     """What is printed right before the title run, if it cannot be part of a title; else None."""
     if first == 0 or bounds[first - 1]:
         return BOUNDARY_NOTE
-    if colons is not None and colons[first - 1]:
-        return None  # "CMMLU: Measuring ...": the run is the subtitle of a longer title
     tok = (cased or words)[first - 1]
     if _is_number(tok) or tok.lower() == "al":
-        return f"'{tok}'"
+        return f"'{tok}'"  # a year ("2011: Zur Effizienz ..." too), a number, "et al."
+    if (
+        colons is not None
+        and colons[first - 1]
+        and not (cased is not None and _is_initials(tok) and len(tok) <= 2)
+    ):
+        return None  # "CMMLU: Measuring ...": the run is the subtitle of a longer title
     if cased is not None and _is_initials(tok):
         # Initials follow a surname or other initials ("Salzberg SL", "Maldacena J M"); an
         # acronym after a year, a boundary or a colon is a title word ("2022 GLM: General ...").
         prev = cased[first - 2] if first >= 2 and not bounds[first - 2] else ""
         prev_colon = colons is not None and first >= 2 and colons[first - 2]
-        if prev and prev[0].isupper() and not prev.isdigit() and prev.lower() not in VENUE_WORDS and not prev_colon:
+        if (
+            prev
+            and prev[0].isupper()
+            and not prev.isdigit()
+            and prev.lower() not in VENUE_WORDS
+            and not prev_colon
+        ):
             return f"initials '{tok}'"
     return None
 

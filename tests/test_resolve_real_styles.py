@@ -294,3 +294,34 @@ def test_another_numbered_meeting_is_another_work():
 )  # fmt: skip
 def test_entry_parser_finds_the_title_in_other_styles(raw, title):
     assert parse_entry(raw).title == title
+
+
+@pytest.mark.parametrize(
+    ("ref", "seed_title", "accepted"),
+    [
+        # A run after "X:" is the subtitle of a longer title; a run before ":" its head.
+        ("Smith J 2021 Beyond RGB: very high resolution images CoRR 2021", "Very high resolution images", False),
+        ("Smith J 2021 Alignbench: benchmarking large language models: an xml format Proc. ACL", "Alignbench: benchmarking large language models", False),
+        # A title in capitals: "FOR", "IN" are no initials and no venue words.
+        ("W. Gong. 2015. SIMPLIFYING GRAPH FOR THE VISUAL VOCABULARIES FOR LEARNING FOR LANGUAGE MODELS. In J. Chem.", "Learning for language models", False),
+        # A journal that is an ordinary word counts with its volume number; "Review" alone does not.
+        ("LeCun Y, Bengio Y, Hinton G 2015 Deep learning for vision and speech Nature 521 436", "Deep learning for vision and speech", True),
+        ("Smith J 2015 Deep Learning for Vision and Speech Review of the State of the Art", "Deep Learning for Vision and Speech", False),
+        # An author block closed by a colon after initials; a year before a colon.
+        ("Corrigan P: On the Stigma of Mental Illness Washington, D.C.: American Psychological Association 2005.", "On the Stigma of Mental Illness", True),
+    ],
+)  # fmt: skip
+def test_colons_and_capitals_in_the_layout(ref, seed_title, accepted):
+    seed = SeedTitle("w-lay", seed_title, "2005-01-01", "Zzyzx")
+    assert any(m.band == "accept" for m in SeedIndex([seed]).resolve(ref)) == accepted
+
+
+def test_an_ordinal_word_counts_only_against_another_ordinal():
+    seed = SeedTitle(
+        "w-rte", "The fifth PASCAL recognizing textual entailment challenge", "2009-01-01", "Bentivogli"
+    )
+    typo = "Bentivogli L 2009 The fitfh PASCAL recognizing textual entailment challenge Proc. TAC"
+    assert _one(seed, typo).band == "accept"
+    other = "Bentivogli L 2009 The sixth PASCAL recognizing textual entailment challenge Proc. TAC"
+    m = _one(seed, other)
+    assert m.band != "accept" and "sequel/version number differs (fifth, sixth)" in m.reason

@@ -393,7 +393,7 @@ class SeedIndex:
         contribution as "Author, in: Eds (Eds.), Book" with no chapter title, and the book is
         meant. An editor who wrote a chapter of their own volume is caught by the chapter title
         printed between their name and the "In"."""
-        p = te.container_at(ref.words, ref.cased, ref.bounds, first)
+        p = te.container_at(ref.words, ref.bounds, first)
         if p is None:
             return False
         if self._names(seed.author_phrase, seed.author_last, ref, p) != "match":

@@ -245,13 +245,13 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     return {nxt}
 
 
-def container_at(words: list[str], cased: list[str] | None, bounds: list[bool], first: int) -> int | None:
+def container_at(words: list[str], bounds: list[bool], first: int) -> int | None:
     """Where the "In" is when the title run is the container of the entry: printed after an "In"
     that opens a field, editors or anything else between ("... Chapter title. In: Smith J (ed.)
     Handbook of X", "In K. Brown (gen. ed.), Encyclopedia of ..."). None when it is not; an entry
     that opens with "In" is the volume itself."""
     for p in range(first - 1, max(1, first - CONTAINER_WINDOW) - 1, -1):
-        if words[p] == "in" and bounds[p - 1] and (cased is None or cased[p] in ("In", "in", "IN")):
+        if words[p] == "in" and bounds[p - 1]:
             return p
     return None
 

@@ -42,10 +42,12 @@ from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
 # 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
-#    punctuation; " .Review" glue ends a field), sequel marks from the title as printed only (not
-#    a volume or pages after it), variant titles accepted with first author and year, an earlier
-#    version within 3 years with the first author, chapters of a volume and other volumes of a
-#    series kept out of accept, "another arXiv id" only against an arXiv seed.
+#    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
+#    ends a field), sequel marks from the title as printed only (not a volume or pages after it;
+#    ordinals count), variant titles accepted with first author and year, an earlier version 2
+#    years before with the first author, chapters of an edited volume, volumes named next to
+#    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
+#    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
 RESOLVER_VERSION = "resolve-7"
 

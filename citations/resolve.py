@@ -298,8 +298,12 @@ class SeedIndex:
         verbatim but not closed by punctuation scores as printed; the title's own sequel marks
         (not a volume or page number after it); container and series positions as doubts."""
         score, start, span, near = field
+        # Near-verbatim runs are looked for only where the field falls short (cost: a few ratios).
+        fuzzy = score < self.thresholds.accept
         runs = (
-            te.windows(seed.plain, seed.n_words, ref.words, ref.plain, ref.starts, near) if near >= 0 else []
+            te.windows(seed.plain, seed.n_words, ref.words, ref.plain, ref.starts, near, fuzzy)
+            if near >= 0
+            else []
         )
         if not runs:
             # No run of words carries the title nearly verbatim: the field decides, and the
@@ -431,8 +435,6 @@ class SeedIndex:
         lay = self.layout(seed, ref, self._title_field(seed, ref))
         title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
-        if method == "title":
-            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
         notes: list[str] = list(lay.notes)
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
@@ -518,14 +520,19 @@ class SeedIndex:
             else:
                 notes.append(f"{twins[0][0]} has this title too and neither first author is named")
                 score = min(score, t.accept - 0.01)
-        if (
+        # Container doubts are read only for an edge that could be accepted (they only ever hold
+        # one back), which keeps the layout reading off the hot path.
+        variant = (
             t.variant <= score < t.accept
             and author == "match"
             and seed.n_words >= 4
             and not (sequel or predates or other_id or lay.doubts)
             and seed.year
             and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
-        ):
+        )
+        if variant or score >= t.accept:
+            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
+        if variant and not lay.doubts and seed.year:
             # A title printed differently (a word inserted or changed, a subtitle left out): the
             # title alone is not enough, the first author and a year near the seed's are.
             years = sorted({y for y in ref.years if seed.year - 1 <= y <= seed.year + t.late_years})

@@ -123,10 +123,17 @@ def sequel_marks(words: list[str]) -> set[str]:
 
 
 def windows(
-    seed_plain: str, n_words: int, words: list[str], plain: str, starts: list[int], near: int
+    seed_plain: str,
+    n_words: int,
+    words: list[str],
+    plain: str,
+    starts: list[int],
+    near: int,
+    fuzzy: bool = True,
 ) -> list[Window]:
-    """Every exact, word-aligned occurrence of the seed title; else the best near-exact run of
-    words around character ``near`` of ``plain`` (where the fuzzy alignment put it)."""
+    """Every exact, word-aligned occurrence of the seed title; else (when ``fuzzy``) the best
+    near-exact run of words around character ``near`` of ``plain`` (where the fuzzy alignment
+    put it)."""
     out: list[Window] = []
     at = plain.find(seed_plain)
     while at >= 0:
@@ -135,7 +142,7 @@ def windows(
             first = starts.index(at)
             out.append(Window(first, first + n_words - 1, 100.0))
         at = plain.find(seed_plain, at + 1)
-    if out or not words:
+    if out or not words or not fuzzy:
         return out
     k = max(0, bisect.bisect_right(starts, near) - 1)
     best: Window | None = None

@@ -345,6 +345,7 @@ class SeedIndex:
         words = ref.words
         marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
         marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
+        marks |= te.leading_sequel(words, ref.bounds, chosen.first)
         series = te.series_note(seed.plain.split(), words, ref.entry.raw, chosen.last)
         return _Layout(score, start, marks, notes, [series] if series else [], chosen.first, chosen.last)
 

@@ -157,7 +157,12 @@ def windows(
 
 
 # Capitalised function words are not initials ("A Scalable ...", "AND", "FOR").
-_NOT_INITIALS = frozenset({"A", "I", "AN", "AND", "AT", "BY", "FOR", "IN", "OF", "ON", "OR", "THE", "TO"})
+_NOT_INITIALS_TEXT = (
+    "A I AN AND AT BY FOR IN OF ON OR THE TO NOT ALL ARE CAN DO IS IT AS BE WE NO SO UP ITS OUR YOU "
+    "HOW WHY NEW ONE TWO USE GET"
+)
+_NOT_INITIALS = frozenset(_NOT_INITIALS_TEXT.split())
+_YEAR_TOKEN = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _FUNCTION_TEXT = "a an the of for and or in on to with by at as from into via vs is are be"
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 
@@ -188,8 +193,10 @@ def before_is_not_title(
     if first == 0 or bounds[first - 1]:
         return BOUNDARY_NOTE
     tok = (cased or words)[first - 1]
-    if _is_number(tok) or tok.lower() == "al":
-        return f"'{tok}'"  # a year ("2011: Zur Effizienz ..." too), a number, "et al."
+    colon = colons is not None and colons[first - 1]
+    if (_is_number(tok) and not (colon and not _YEAR_TOKEN.match(tok))) or tok.lower() == "al":
+        # A year ("2011: Zur Effizienz ..." too), a number, "et al."; not "Llama 3: The third ..."
+        return f"'{tok}'"
     if (
         colons is not None
         and colons[first - 1]
@@ -236,6 +243,16 @@ def after_is_not_title(
         # A sentence-case title ends in lower case; a capital after it starts the journal's name.
         return f"capitalised '{tok}' after a sentence-case title"
     return None
+
+
+def leading_sequel(words: list[str], bounds: list[bool], first: int) -> set[str]:
+    """A sequel or version mark printed right before the title run in the same field ("R3:
+    Reinforced mnemonic reader models", "Minference 1.0: Accelerating ..."): the run is the
+    subtitle of another work's name."""
+    if first == 0 or bounds[first - 1]:
+        return set()
+    prev = words[first - 1]
+    return {prev} if _SEQUEL_MARK.match(prev) or prev in _SEQUEL_ROMAN else set()
 
 
 def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]:

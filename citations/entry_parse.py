@@ -93,8 +93,9 @@ def find_years(text: str) -> list[int]:
 
 
 def _split_fields(text: str) -> list[str]:
-    """Split at ". " / "? " boundaries (a field ends there), keeping the delimiter on the left."""
-    parts = re.split(r"(?<=[.?!])\s+", text)
+    """Split at ". " / "? " boundaries (a field ends there), keeping the delimiter on the left, and
+    before a period PDF text glued to the next field ("... lasers .Review of ...")."""
+    parts = re.split(r"(?<=[.?!])\s+|\s+(?=\.[A-Z])", text)
     return [p for p in parts if p.strip()]
 
 
@@ -130,11 +131,19 @@ _NAME_WORDS = frozenset(
 )
 
 
+_TITLE_OPENERS = frozenset(
+    {"The", "A", "An", "On", "Towards", "Toward", "How", "What", "Why", "When", "Beyond"}
+)
+
+
 def _looks_like_title(piece: str) -> bool:
     """Several words, at least two of them lower case and not name particles: prose, not names
-    ("Training language models to follow ..." vs "L., Mishkin, P., Zhang, C.")."""
+    ("Training language models to follow ..." vs "L., Mishkin, P., Zhang, C."); or, in title case,
+    three words or more opened by an article or the like ("The Commercial Paper Market")."""
     words = re.findall(r"[^\W\d_][\w'-]*", piece)
     lower = [w for w in words if w[0].islower() and w not in _NAME_WORDS]
+    if len(words) >= 3 and words[0] in _TITLE_OPENERS and "," not in piece:
+        return True
     return len(words) >= 3 and len(lower) >= 2
 
 
@@ -149,6 +158,91 @@ def _surnames(block: str) -> list[str]:
         if tokens:
             out.append(fold(tokens[-1].strip(".")))
     return out[:60]
+
+
+# A title in quotes that opens a field (IEEE, Chicago, MLA: 'Last, "Title," Venue').
+_QUOTED = re.compile(
+    r"(?:^|[,.:;)]\s*)(?:\u201c|\"|``|\u2018|\u00ab\s?)(?P<t>[^\u201c\u201d\"\u2018\u2019\u00ab\u00bb]{8,}?)(?:\u201d|\"|''|\u2019|\s?\u00bb)"
+)
+# Physics (IOP) style: "Kitaev A Y 2003 Fault-tolerant quantum computation by anyons Ann. Phys. 303 2":
+# surnames with bare initials, the year, then a title the journal follows without a period.
+_IOP_HEAD = re.compile(
+    r"^(?P<a>(?:[A-Z][\w'\u2019-]+(?:\s[A-Z]{1,2}\.?)+,?\s(?:and\s|&\s)?)+(?:et al\.?\s)?)"
+    r"\(?(?P<y>(?:19|20)\d\d)[a-z]?\)?\s+(?P<rest>\S.*)$"
+)
+# One comma-separated name: "Seel", "D.", "A. Klumper", "and A. Seel", "Abdallah et al.".
+_NAME_SEGMENT = re.compile(
+    r"^(?:(?:and|&)\s+)?(?:[A-Z][\w'\u2019-]*|(?:[A-Z]\.\s?(?:-[A-Z]\.)?\s?)+(?:[A-Z][\w'\u2019-]+)?)"
+    r"(?:\s(?:[A-Z]\.(?:-[A-Z]\.)?|[A-Z]{1,2}|et al\.?))*$"
+)
+# A year, then a capital or a number, inside a title guess: the venue of an unpunctuated style.
+_YEAR_THEN_VENUE = re.compile(r"\s\(?(?:19|20)\d\d[a-z]?\)?[;:,]?\s+(?=[A-Z\d])")
+
+
+def _venue_tail(title: str) -> str:
+    """Drop a journal abbreviation an unpunctuated title ran into ("... by anyons Ann" before
+    "Phys."), and a year-then-venue tail ("... data structure 2006 Neural Networks 900")."""
+    from reflong.citations.title_evidence import VENUE_WORDS
+
+    cut = _YEAR_THEN_VENUE.search(title)
+    if cut and len(title[: cut.start()].split()) >= 3:
+        title = title[: cut.start()]
+    words = title.split()
+    while len(words) > 3 and words[-1][:1].isupper() and words[-1].rstrip(".").lower() in VENUE_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def _is_names(segment: str) -> bool:
+    """Whether a comma field is one or more names ("S.E. Fahlman and C. Lebiere", "et al.")."""
+    parts = [p for p in re.split(r"\s+(?:and|&)\s+|^(?:and|&)\s+", segment.strip()) if p]
+    return bool(parts) and all(p == "et al." or p == "et al" or _NAME_SEGMENT.match(p) for p in parts)
+
+
+def _comma_title(text: str) -> str | None:
+    """The title of a comma-separated entry ("F. Last, F. Last, and F. Last, Title ,Venue"): the
+    first comma field that is not a name, when at least one name came before it."""
+    segments = [s.strip() for s in re.split(r"\s*,\s*|\s*;\s*", text)]
+    names = 0
+    for seg in segments:
+        if not seg:
+            continue
+        if _is_names(seg):
+            names += 1
+            continue
+        if not names:
+            return None
+        seg = re.split(r"\s\((?!\d)", _split_fields(seg)[0])[0]  # "Title (Publisher, 2010)"
+        return seg.rstrip(".").strip() if len(seg.split()) >= 2 else None
+    return None
+
+
+# "Affleck, I.: Exact results ...", "Duester G: Families of ...": an author block closed by a colon.
+_COLON_AUTHORS = re.compile(r"^(?P<a>[^:]{2,160}?):\s+(?P<rest>\S.*)$")
+
+
+def _layout_title(body: str, title: str | None) -> str | None:
+    """A better title than the ". "-field guess where the layout says so: a quoted title, the
+    physics (IOP) order "Authors Year Title Journal", a comma-separated author list."""
+    quoted = _QUOTED.search(body)
+    if quoted and len(quoted.group("t").split()) >= 2:
+        return quoted.group("t").strip().rstrip(",.").strip()
+    iop = _IOP_HEAD.match(body)
+    if iop:
+        first = _split_fields(iop.group("rest"))[0].rstrip(".").strip()
+        return _venue_tail(first) or title
+    colon = _COLON_AUTHORS.match(body)
+    if colon and all(_is_names(seg) for seg in re.split(r"\s*[,;]\s*", colon.group("a").strip()) if seg):
+        first = _split_fields(colon.group("rest"))[0].rstrip(".").strip()
+        if len(first.split()) >= 2:
+            return _venue_tail(first)
+    if title is not None and _is_names(title):
+        title = None  # the ". " split stopped inside the author list ("S.E. Fahlman and C")
+    if title is None or re.match(r"^[^,]{1,40},\s", title):
+        candidate = _comma_title(title or body)
+        if candidate:
+            return _venue_tail(candidate)
+    return _venue_tail(title) if title else None
 
 
 def parse_entry(raw: str) -> ParsedEntry:
@@ -174,7 +268,7 @@ def parse_entry(raw: str) -> ParsedEntry:
     # Author-year styles put "2018a." right after the authors.
     year_here = None
     if i < len(pieces):
-        m = re.fullmatch(r"\(?((?:19|20)\d\d)[a-z]?\)?\.?", pieces[i].strip())
+        m = re.fullmatch(r"\(?((?:1[5-9]|20)\d\d)[a-z]?\)?\.?", pieces[i].strip())
         if m:
             year_here = int(m.group(1))
             i += 1
@@ -189,5 +283,6 @@ def parse_entry(raw: str) -> ParsedEntry:
         title = pieces[i].strip()
         # A title that ends in "?" may continue ("... question answering? try arc, ...").
         entry.title = title.rstrip(".").strip() or None
+    entry.title = _layout_title(body, entry.title) or None
     entry.year = year_here if year_here is not None else (years[-1] if years else None)
     return entry

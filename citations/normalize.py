@@ -22,14 +22,18 @@ _LATEX_OTHER = re.compile(r"\\[A-Za-z]+")
 # PDF text often renders an accent as a separate spacing character before its letter ("H´enaff").
 _SPACING_ACCENT = re.compile("[\u00b4\u00a8\u02c6\u02dc\u02d8\u02c7`]\\s?(?=[A-Za-z])")
 _HYPHEN_BREAK = re.compile(r"(?<=\w)[-\u2010\u2011\u2012\u2013\u00ad]\s+(?=[a-z])")
+_HYPHEN_BREAK_CASED = re.compile(r"(?<=\w)[-\u2010\u2011\u2012\u2013\u00ad]\s+(?=[a-zA-Z])")
 _DASHES = re.compile("[-\u2010\u2011\u2012\u2013\u2014\u2212]")
 _APOSTROPHES = re.compile("['\u2018\u2019\u02bc`\u00b4]")
 # Characters that end a bibliographic field: the title of a reference is delimited by them.
 BOUNDARY_CHARS = '.?!,;()[]{}"\u201c\u201d\u00ab\u00bb'
-_BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)")
+# A period glued to the next field by PDF extraction (" .Review of scientific instruments") ends a
+# field as well: a space before it and a letter after it never occur inside a title.
+_BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)|(?<=\s)\.(?=[^\W\d_])")
 # Letters of any script survive (a CJK or Cyrillic title still compares), punctuation does not.
 _NON_ALNUM = re.compile(r"[^\w\s]|_")
 _TOKEN = re.compile(r"\x00|[^\W_]+")
+_TOKEN_COLON = re.compile(r"[\x00\x01]|[^\W_]+")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _SPACES = re.compile(r"\s+")
 
@@ -44,19 +48,22 @@ def clean_unicode(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower case without accents ("Rozière" -> "roziere", "H´enaff" -> "henaff")."""
+    return _unaccent(text).lower()
+
+
+def _unaccent(text: str) -> str:
     if text.isascii():  # fast path: most reference strings; only LaTeX accents to resolve
-        return _LATEX_ACCENT.sub(r"\1", _SPACING_ACCENT.sub("", text)).lower()
+        return _LATEX_ACCENT.sub(r"\1", _SPACING_ACCENT.sub("", text))
     text = unicodedata.normalize("NFKD", clean_unicode(text))
     text = _COMBINING.sub("", text)
-    text = text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
-    return text.lower()
+    return text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
 
 
-def _prepare(text: str) -> str:
-    text = fold(text)
+def _prepare(text: str, keep_case: bool = False) -> str:
+    text = _unaccent(text) if keep_case else fold(text)
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)
-    text = _HYPHEN_BREAK.sub("", text)
+    text = (_HYPHEN_BREAK_CASED if keep_case else _HYPHEN_BREAK).sub("", text)
     text = _DASHES.sub("", text)
     return _APOSTROPHES.sub("", text)
 
@@ -74,14 +81,32 @@ def words_with_boundaries(text: str) -> tuple[list[str], list[bool]]:
     Colons are deliberately not boundaries: "CMMLU: Measuring massive multitask ..." must stay one
     title so it does not pass for "Measuring Massive Multitask Language Understanding".
     """
-    text = _BOUNDARY.sub(" \x00 ", _prepare(text))
+    words, flags, _ = _split_words(_prepare(text))
+    return words, flags
+
+
+def cased_words(text: str, words: list[str]) -> tuple[list[str], list[bool]] | None:
+    """The words of ``words_with_boundaries(text)`` with their printed case ("Nucl", "SL", "In")
+    and, for each, whether a colon follows it ("CMMLU: Measuring ..."); None where case folding
+    changed the tokens (a rare letter): layout evidence only, so the resolver then does without."""
+    cased, _, colons = _split_words(_prepare(text, keep_case=True).replace(":", " \x01 "), colons=True)
+    return (cased, colons) if [w.lower() for w in cased] == words else None
+
+
+def _split_words(text: str, colons: bool = False) -> tuple[list[str], list[bool], list[bool]]:
+    text = _BOUNDARY.sub(" \x00 ", text)
     words: list[str] = []
     flags: list[bool] = []
-    for token in _TOKEN.findall(text):
+    colon_after: list[bool] = []
+    for token in (_TOKEN_COLON if colons else _TOKEN).findall(text):
         if token == "\x00":
             if flags:
                 flags[-1] = True
+        elif token == "\x01":
+            if colon_after:
+                colon_after[-1] = True
         else:
             words.append(token)
             flags.append(False)
-    return words, flags
+            colon_after.append(False)
+    return words, flags, colon_after

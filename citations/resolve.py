@@ -36,11 +36,20 @@ from itertools import accumulate, chain
 
 from rapidfuzz import fuzz
 
+from reflong.citations import title_evidence as te
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
-from reflong.citations.normalize import norm, words_with_boundaries
+from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
-RESOLVER_VERSION = "resolve-6"  # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
+# 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
+#    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
+#    ends a field), sequel marks from the title as printed only (not a volume or pages after it;
+#    ordinals count), variant titles accepted with first author and year, an earlier version 2
+#    years before with the first author, chapters of an edited volume, volumes named next to
+#    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
+#    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
+# 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
+RESOLVER_VERSION = "resolve-7"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -59,6 +68,9 @@ class Thresholds:
     keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
     contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
     keys_per_seed: int = 5
+    variant: float = 80.0  # a title scoring from here to accept is accepted with first author and year
+    early_years: int = 2  # a reference printed up to this many years before the seed (same author)
+    late_years: int = 2  # the years after the seed's that count as "the year agrees" for a variant
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
@@ -103,6 +115,14 @@ class _Seed:
     author_last: str
     tokens: frozenset[str] = frozenset()
 
+    @property
+    def arxiv_like(self) -> bool:
+        """Whether the seed's id is an arXiv id (new "2302.13971" or old "hep-th/9711200" style)."""
+        return bool(_ARXIV_LIKE.match(self.info.arxiv_id))
+
+
+_ARXIV_LIKE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$")
+
 
 @dataclass
 class _Ref:
@@ -115,6 +135,28 @@ class _Ref:
     starts: list[int]
     years: list[int]
     wordset: frozenset[str] = frozenset()
+    _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
+
+    @property
+    def cased(self) -> list[str] | None:
+        """The words as printed (case kept), or None where folding changed the tokens. Layout
+        evidence reads case only where the entry is not printed in capitals throughout."""
+        printed = self._layout_words()
+        return printed[0] if printed else None
+
+    @property
+    def colons(self) -> list[bool] | None:
+        """For each word, whether a colon follows it ("CMMLU: Measuring ..."), or None."""
+        printed = self._layout_words()
+        return printed[1] if printed else None
+
+    def _layout_words(self) -> tuple[list[str], list[bool]] | None:
+        if self._printed is False:
+            printed = cased_words(self.entry.raw, self.words)
+            if printed and te.mostly_capitals(printed[0]):
+                printed = None  # "SIMPLIFYING GRAPH FOR THE ...": case says nothing here
+            self._printed = printed
+        return self._printed  # type: ignore[return-value]
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
@@ -123,14 +165,23 @@ class _Ref:
         return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
 
 
-_SEQUEL = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
-_ROMAN = frozenset({"ii", "iii", "iv"})
-
-
 def _sequel_marks(plain: str) -> set[str]:
     """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
     not years or page numbers."""
-    return {w for w in plain.split() if _SEQUEL.match(w) or w in _ROMAN}
+    return te.sequel_marks(plain.split())
+
+
+@dataclass
+class _Layout:
+    """What the raw string's layout around the seed title says (``title_evidence``)."""
+
+    score: float  # the title score after the layout evidence (the field's, or the verbatim run's)
+    start: int  # first word of the title as printed (the author block is before it)
+    marks: set[str]  # sequel/version marks of the title as printed in the reference
+    notes: list[str]  # evidence that raised the score
+    doubts: list[str]  # evidence that keeps the edge out of accept (container, series volume)
+    first: int = 0  # first word of the title run as printed (where its layout is read)
+    last: int = 0  # its last word
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -222,11 +273,15 @@ class SeedIndex:
     def title_field_score(self, seed: _Seed, ref: _Ref) -> tuple[float, int, str]:
         """Score of the seed title against the reference field that holds its best alignment,
         the index of the field's first word (-1 if nothing aligned) and the field itself."""
+        return self._title_field(seed, ref)[:3]
+
+    def _title_field(self, seed: _Seed, ref: _Ref) -> tuple[float, int, str, int]:
+        """``title_field_score`` and the character where the fuzzy alignment starts (-1: none)."""
         if not ref.words or not seed.plain:
-            return 0.0, -1, ""
+            return 0.0, -1, "", -1
         al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
         if al is None:
-            return 0.0, -1, ""
+            return 0.0, -1, "", -1
         best = self._field_at(seed, ref, al.dest_start, max(al.dest_end, al.dest_start + 1))
         if best[0] < 100.0:
             # The title may occur more than once (its own field, and inside a URL such as
@@ -236,7 +291,63 @@ class SeedIndex:
             while at >= 0:
                 best = max(best, self._field_at(seed, ref, at, at + len(seed.plain)), key=lambda f: f[0])
                 at = ref.plain.find(seed.plain, at + 1)
-        return best
+        return (*best, al.dest_start)
+
+    def layout(self, seed: _Seed, ref: _Ref, field: tuple[float, int, str, int]) -> _Layout:
+        """The raw string as evidence beside the field (``title_evidence``): a title printed
+        verbatim but not closed by punctuation scores as printed; the title's own sequel marks
+        (not a volume or page number after it); container and series positions as doubts."""
+        score, start, span, near = field
+        # Near-verbatim runs are looked for only where the field falls short (cost: a few ratios).
+        fuzzy = score < self.thresholds.accept
+        runs = (
+            te.windows(seed.plain, seed.n_words, ref.words, ref.plain, ref.starts, near, fuzzy)
+            if near >= 0
+            else []
+        )
+        if not runs:
+            # No run of words carries the title nearly verbatim: the field decides, and the
+            # layout is read from where the fuzzy alignment starts.
+            first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
+            last = first + max(0, len(span.split()) - 1)
+            return _Layout(
+                score, start, te.sequel_marks(span.split()), [], [], first, min(last, len(ref.words) - 1)
+            )
+        long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
+        chosen, notes = None, []
+        if score < 100.0 and long_enough:
+            cased = ref.cased
+            for run in runs:
+                if run.score <= score:
+                    continue
+                # A title in capitals gives its case no say ("... PREDICTION IS ALL CONVOLUTIONAL").
+                run_case = (
+                    None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
+                )
+                before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
+                after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
+                # A near-verbatim run closed by boundaries on both sides is a field of its own:
+                # the field's score decides it (the run exists for unclosed and glued fields).
+                both_closed = before == after == te.BOUNDARY_NOTE
+                if before and after and (run.score == 100.0 or not both_closed):
+                    chosen = run
+                    notes.append(
+                        f"title printed {'verbatim' if run.score == 100 else f'near-verbatim ({run.score:.1f})'}"
+                        f" in the raw string, field score {score:.1f} (before it {before}, after it {after})"
+                    )
+                    break
+        if chosen is None:
+            # The run inside the field that scored (the field path): the first one in the field.
+            inside = [r for r in runs if start <= r.first] or runs
+            chosen = inside[0]
+        else:
+            score, start = chosen.score, chosen.first
+        words = ref.words
+        marks = te.sequel_marks(words[chosen.first : chosen.last + 1])
+        marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
+        marks |= te.leading_sequel(words, ref.bounds, chosen.first)
+        series = te.series_note(seed.plain.split(), words, ref.entry.raw, chosen.last)
+        return _Layout(score, start, marks, notes, [series] if series else [], chosen.first, chosen.last)
 
     @staticmethod
     def _field_at(seed: _Seed, ref: _Ref, lo: int, hi: int) -> tuple[float, int, str]:
@@ -255,6 +366,46 @@ class SeedIndex:
             last += 1
         span = " ".join(ref.words[first : last + 1])
         return fuzz.ratio(seed.plain, span), first, span
+
+    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int, last: int, author: str) -> list[str]:
+        """Why the title printed from word ``first`` may be the container of the cited work
+        rather than the work: after "In" (a chapter of the volume); or, when the seed's first
+        author cannot vouch for it (no author, or not named), after another title-like field, or
+        a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
+        if first > 0 and self._chapter(seed, ref, first):
+            return [te.CONTAINER_NOTE]
+        e = te.editors_at(ref.words, ref.bounds, first, last)
+        if e is not None and te.prose_between_names_and(ref.cased, e):
+            return [
+                "the seed title is printed as an edited volume (editors next to it) after a title of the entry's own"
+            ]
+        if seed.author_phrase and author != "mismatch":
+            return []
+        why = "seed has no author to check" if not seed.author_phrase else "first author not named"
+        field_first = first
+        while field_first > 0 and not ref.bounds[field_first - 1]:
+            field_first -= 1
+        earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+        if earlier:
+            return [f"{why} and {earlier}"]
+        lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
+        if field_first > lead and te.venue_like(seed.plain):
+            return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
+        return []
+
+    def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
+        """The title run is printed as the container of the entry ("Chapter. In: Eds (eds)
+        Volume"): a chapter of the volume, not the volume. Unless nothing but the entry's authors
+        comes before the "In" and they include the seed's first author: physics styles cite a
+        contribution as "Author, in: Eds (Eds.), Book" with no chapter title, and the book is
+        meant. An editor who wrote a chapter of their own volume is caught by the chapter title
+        printed between their name and the "In"."""
+        p = te.container_at(ref.words, ref.bounds, first)
+        if p is None:
+            return False
+        if self._names(seed.author_phrase, seed.author_last, ref, p) != "match":
+            return True
+        return te.prose_between_names_and(ref.cased, p)
 
     @staticmethod
     def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
@@ -282,9 +433,10 @@ class SeedIndex:
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
         t = self.thresholds
         seed = self.seeds[seed_i]
-        title_score, start, span = self.title_field_score(seed, ref)
+        lay = self.layout(seed, ref, self._title_field(seed, ref))
+        title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
-        notes: list[str] = []
+        notes: list[str] = list(lay.notes)
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
             if entry.title is None and not entry.authors:
@@ -316,14 +468,17 @@ class SeedIndex:
                 seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
             )
         score = title_score
-        if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id:
+        # A seed known by another kind of id (a labelled set, a local source) is not contradicted
+        # by an arXiv id: only an arXiv seed can carry "another" one.
+        other_id = bool(entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like)
+        if other_id:
             if title_score >= 98 and author == "match":
                 # Title and first author agree against the id: a copy-paste error in the id.
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id}); title and author agree")
             else:
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
                 score = min(score, t.accept - 0.01)
-        sequel = _sequel_marks(seed.plain) ^ _sequel_marks(span)
+        sequel = te.differing_marks(_sequel_marks(seed.plain), lay.marks)
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
@@ -331,7 +486,15 @@ class SeedIndex:
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
             score = min(score, t.review - 0.01)
         predates = bool(seed.year and ref.years and max(ref.years) < seed.year - 1)
-        if predates:
+        gap = (seed.year or 0) - max(ref.years, default=0)
+        if predates and author == "match" and gap <= t.early_years and score >= t.accept:
+            # A technical report or conference version printed before the version the seed
+            # came from: a small gap with the seed's first author is the same work.
+            notes.append(
+                f"reference year {max(ref.years)} is {gap} years before the seed ({seed.year}); "
+                "first author agrees: an earlier version"
+            )
+        elif predates:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
             score = min(score, t.accept - 0.01)
         if predates and author == "mismatch":
@@ -358,6 +521,29 @@ class SeedIndex:
             else:
                 notes.append(f"{twins[0][0]} has this title too and neither first author is named")
                 score = min(score, t.accept - 0.01)
+        # Container doubts are read only for an edge that could be accepted (they only ever hold
+        # one back), which keeps the layout reading off the hot path.
+        variant = (
+            t.variant <= score < t.accept
+            and author == "match"
+            and seed.n_words >= 4
+            and not (sequel or predates or other_id or lay.doubts)
+            and seed.year
+            and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
+        )
+        if variant or score >= t.accept:
+            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
+        if variant and not lay.doubts and seed.year:
+            # A title printed differently (a word inserted or changed, a subtitle left out): the
+            # title alone is not enough, the first author and a year near the seed's are.
+            years = sorted({y for y in ref.years if seed.year - 1 <= y <= seed.year + t.late_years})
+            notes.append(
+                f"title printed differently (score {score:.1f}); first author and year {years[0]} agree"
+            )
+            score = t.accept
+        for doubt in lay.doubts:
+            notes.append(doubt)
+            score = min(score, t.accept - 0.01)
         band = "accept" if score >= t.accept else "review" if score >= t.review else "reject"
         reason = "; ".join(notes) if notes else f"title field score {title_score:.1f}"
         return Match(
@@ -377,7 +563,8 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
-        out.sort(key=lambda m: (m.band != "accept", -m.score, m.seed_id))
+        # Ties (two variant titles both lifted to the accept score) go to the closer title.
+        out.sort(key=lambda m: (m.band != "accept", -m.score, -m.title_score, m.seed_id))
         for m in out[1:]:
             if m.band == "accept":
                 m.band = "review"

@@ -115,18 +115,19 @@ def _write_edges(
             session.delete(edge)
             del old[key]
     # One accepted seed per reference, across runs too (a new seed may beat an older accept).
-    per_ref: dict[int, list[tuple[float, str, Citation | dict]]] = {}
+    # Ties go to the closer title, as in ``SeedIndex.resolve`` (two variants lifted to one score).
+    per_ref: dict[int, list[tuple[float, float, str, Citation | dict]]] = {}
     for (seed, order), edge in old.items():
         if edge.band == "accept":
-            per_ref.setdefault(order, []).append((-edge.score, seed, edge))
+            per_ref.setdefault(order, []).append((-edge.score, -edge.title_score, seed, edge))
     for (seed, order), row in rows.items():
         if row["band"] == "accept":
-            per_ref.setdefault(order, []).append((-row["score"], seed, row))
+            per_ref.setdefault(order, []).append((-row["score"], -row["title_score"], seed, row))
     for edges in per_ref.values():
         if len(edges) > 1:
-            edges.sort(key=lambda e: (e[0], e[1]))
-            best = edges[0][1]
-            for _, _, e in edges[1:]:
+            edges.sort(key=lambda e: (e[0], e[1], e[2]))
+            best = edges[0][2]
+            for _, _, _, e in edges[1:]:
                 if isinstance(e, dict):
                     e["band"], e["reason"] = "review", f"also matches {best} better; {e['reason']}"
                 else:

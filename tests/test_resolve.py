@@ -196,7 +196,8 @@ def test_a_title_twin_elsewhere_on_arxiv_takes_its_own_references():
 
 def test_thresholds_are_configurable(seeds):
     ref = "[21] K. He et al. Deep residual learning for image recognitio. In CVPR, 2016."
-    strict = SeedIndex(seeds, Thresholds(accept=99.5, review=80))
+    # variant=99.5: without it the first author and year would accept the typo'd title (resolve-7)
+    strict = SeedIndex(seeds, Thresholds(accept=99.5, review=80, variant=99.5))
     lenient = SeedIndex(seeds, Thresholds(accept=90, review=75))
     assert "1512.03385" not in accepted(strict, ref)
     assert "1512.03385" in accepted(lenient, ref)

@@ -1,0 +1,384 @@
+"""Where a seed title sits in a raw reference string: evidence for styles that do not close it.
+
+Why this exists
+---------------
+The resolver compares a seed title with the whole bibliographic *field* that holds it, a field
+ending at a period, comma, bracket or quote (``resolve.py``). Many real styles print no period
+after the title: physics (IOP: ``Kitaev A Y 2003 Fault-tolerant quantum computation by anyons
+Ann. Phys. 303 2``), Vancouver-like biomedicine without stops (``Kim D, Salzberg SL HISAT: a fast
+spliced aligner ... Nat Methods 2015 12 357-60``), and PDF text that glues fields
+(``... lasers .Review of scientific instruments62``). There the field runs into the authors,
+the journal or the volume, and its score falls although the seed title is printed verbatim.
+
+So the raw string is used as evidence beside the field: the seed title found as a token-aligned
+run of words (exact, or near-exact for a typo), and the words printed right before and after that
+run, with their printed case, judged as *not title*. Before: a field boundary, a year, a number or
+a person's initials ("Salzberg SL"). After: a boundary, a number (volume, pages), a venue word
+("Phys", "J", "Proc", "In", "arXiv") or, after a sentence-case title, a capitalised word (the
+journal's name). A longer title that merely contains the seed title ("On layer normalization in
+the transformer architecture", "CMMLU: Measuring massive multitask ...") has title words there,
+so it fails, and short generic titles are not tried at all.
+
+The same layout tells two things the field cannot: whether the seed title is the *container* of
+the entry (after "In", editors between: a chapter of an edited volume, not the volume), and
+whether the entry names another *volume* of a series (``The Art of Computer Programming, Vol.
+3``). Each finding comes back as a sentence the resolver stores on the edge.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+# Words that begin a venue, a publisher or a locator when printed right after a title.
+# Words that begin a venue, a publisher or a locator when printed, capitalised, right after a
+# title: abbreviations and names that are not ordinary title words ("Review", "Nature", "Science"
+# are: they count only when a volume number follows them, see ``after_is_not_title``).
+_VENUE_TEXT = """
+    j journal jour phys rev lett proc proceedings conf conference trans transactions ann annu acta
+    adv nucl astrophys astron chem biol med natl acad sci int comput appl opt quant grav mon bull
+    commun rep univ lect z zh sov jetp pis nat plos bmc lancet bmj jama clin neurosci biochem mol
+    genet res ieee acm siam aaai ijcai icml nips neurips iclr cvpr iccv eccv acl emnlp naacl coling
+    sigir kdd vldb sigmod icde stoc focs soda lncs symp symposium workshop in arxiv preprint doi http
+    https url eprint biorxiv medrxiv chemrxiv ssrn springer elsevier wiley pergamon prentice addison
+    mcgraw kluwer birkhauser crc routledge dover london paris berlin boston washington chicago
+    amsterdam heidelberg dordrecht princeton singapore tokyo leipzig stuttgart
+"""
+VENUE_WORDS = frozenset(_VENUE_TEXT.split())
+_ALWAYS_VENUE = frozenset({"arxiv", "preprint", "doi", "http", "https", "www", "url", "eprint"})
+_EDITOR_TEXT = "ed eds edd editor editors edited hrsg hrg hg dir dirs comp comps and by und cura di a gen"
+EDITOR_WORDS = frozenset(_EDITOR_TEXT.split())
+# Words that say "edited by" ("eds.", "Hrsg.", "a cura di"), next to an edited volume's title.
+EDITOR_MARKS = frozenset({"ed", "eds", "edd", "editor", "editors", "hrsg", "hrg", "hg", "cura"})
+CONTAINER_WINDOW = 24  # words between an "In" and the volume's title (editors, "gen. ed.")
+VOLUME_WORDS = frozenset({"vol", "vols", "volume", "part", "pt", "book", "band", "bd", "tome", "tom"})
+_NAME_PARTICLES = frozenset(
+    {"and", "et", "al", "van", "von", "de", "der", "den", "da", "di", "la", "le", "du"}
+)
+_ROMAN = re.compile(r"^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$")
+_SEQUEL_MARK = re.compile(r"^(?:v?\d{1,2}(?:\.\d)?|[a-z]+-?\d{1,2}(?:\.\d)?)$")
+_SEQUEL_ROMAN = frozenset({"ii", "iii", "iv"})
+# Ordinals number an edition or a meeting: "Proceedings of the 13th ACM Symposium ..." is not the
+# 15th, and the first workshop is not the fourth.
+_ORDINAL = re.compile(r"^\d{1,3}(?:st|nd|rd|th)$")
+_ORDINAL_WORDS = frozenset(
+    [
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+        "twentieth",
+    ]
+)
+MIN_VERBATIM_WORDS = 3  # "Deep learning", "Layer normalization": too generic to stand on layout
+MIN_VERBATIM_CHARS = 15
+NEAR_VERBATIM = 95.0  # a typo or a split word in an otherwise verbatim title
+
+
+@dataclass(frozen=True)
+class Window:
+    """Words ``first..last`` (inclusive) of the reference that carry the seed title."""
+
+    first: int
+    last: int
+    score: float
+
+
+def differing_marks(seed: set[str], ref: set[str]) -> set[str]:
+    """Sequel, version or edition marks on one side only. An ordinal *word* ("fifth") counts only
+    against another ordinal: one missing from a side is more often a typo ("FITFH") than another
+    edition."""
+    diff = seed ^ ref
+    if diff and diff <= _ORDINAL_WORDS and not (seed & _ORDINAL_WORDS and ref & _ORDINAL_WORDS):
+        return set()
+    return diff
+
+
+def sequel_marks(words: list[str]) -> set[str]:
+    """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
+    and ordinals that number an edition or a meeting ("13th", "eighth"); not years or pages."""
+    return {
+        w
+        for w in words
+        if _SEQUEL_MARK.match(w) or w in _SEQUEL_ROMAN or _ORDINAL.match(w) or w in _ORDINAL_WORDS
+    }
+
+
+def windows(
+    seed_plain: str,
+    n_words: int,
+    words: list[str],
+    plain: str,
+    starts: list[int],
+    near: int,
+    fuzzy: bool = True,
+) -> list[Window]:
+    """Every exact, word-aligned occurrence of the seed title; else (when ``fuzzy``) the best
+    near-exact run of words around character ``near`` of ``plain`` (where the fuzzy alignment
+    put it)."""
+    out: list[Window] = []
+    at = plain.find(seed_plain)
+    while at >= 0:
+        end = at + len(seed_plain)
+        if (at == 0 or plain[at - 1] == " ") and (end == len(plain) or plain[end] == " "):
+            first = starts.index(at)
+            out.append(Window(first, first + n_words - 1, 100.0))
+        at = plain.find(seed_plain, at + 1)
+    if out or not words or not fuzzy:
+        return out
+    k = max(0, bisect.bisect_right(starts, near) - 1)
+    best: Window | None = None
+    for s in range(max(0, k - 1), min(len(words), k + 2)):
+        for length in (n_words - 1, n_words, n_words + 1):
+            if length < 1 or s + length > len(words):
+                continue
+            score = fuzz.ratio(seed_plain, " ".join(words[s : s + length]))
+            if score >= NEAR_VERBATIM and (best is None or score > best.score):
+                best = Window(s, s + length - 1, score)
+    return [best] if best else []
+
+
+# Capitalised function words are not initials ("A Scalable ...", "AND", "FOR").
+_NOT_INITIALS_TEXT = (
+    "A I AN AND AT BY FOR IN OF ON OR THE TO NOT ALL ARE CAN DO IS IT AS BE WE NO SO UP ITS OUR YOU "
+    "HOW WHY NEW ONE TWO USE GET"
+)
+_NOT_INITIALS = frozenset(_NOT_INITIALS_TEXT.split())
+_YEAR_TOKEN = re.compile(r"^(?:1[5-9]|20)\d\d$")
+_FUNCTION_TEXT = "a an the of for and or in on to with by at as from into via vs is are be"
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+
+
+BOUNDARY_NOTE = "a field boundary"
+
+
+def mostly_capitals(cased: list[str]) -> bool:
+    """Whether words are printed in capitals (a title in caps): their case is no evidence then."""
+    letters = [w for w in cased if w.isalpha() and len(w) > 3]
+    return bool(letters) and sum(w.isupper() for w in letters) * 2 > len(letters)
+
+
+def _is_initials(token: str) -> bool:
+    if token in _NOT_INITIALS:
+        return False
+    return token.isalpha() and (len(token) == 1 or (token.isupper() and len(token) <= 3))
+
+
+def _is_number(token: str) -> bool:
+    return token.isdigit()
+
+
+def before_is_not_title(
+    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], first: int
+) -> str | None:
+    """What is printed right before the title run, if it cannot be part of a title; else None."""
+    if first == 0 or bounds[first - 1]:
+        return BOUNDARY_NOTE
+    tok = (cased or words)[first - 1]
+    colon = colons is not None and colons[first - 1]
+    if (_is_number(tok) and not (colon and not _YEAR_TOKEN.match(tok))) or tok.lower() == "al":
+        # A year ("2011: Zur Effizienz ..." too), a number, "et al."; not "Llama 3: The third ..."
+        return f"'{tok}'"
+    if (
+        colons is not None
+        and colons[first - 1]
+        and not (cased is not None and _is_initials(tok) and len(tok) <= 2)
+    ):
+        return None  # "CMMLU: Measuring ...": the run is the subtitle of a longer title
+    if cased is not None and _is_initials(tok):
+        # Initials follow a surname or other initials ("Salzberg SL", "Maldacena J M"); an
+        # acronym after a year, a boundary or a colon is a title word ("2022 GLM: General ...").
+        prev = cased[first - 2] if first >= 2 and not bounds[first - 2] else ""
+        prev_colon = colons is not None and first >= 2 and colons[first - 2]
+        if (
+            prev
+            and prev[0].isupper()
+            and not prev.isdigit()
+            and prev.lower() not in VENUE_WORDS
+            and not prev_colon
+        ):
+            return f"initials '{tok}'"
+    return None
+
+
+def after_is_not_title(
+    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], last: int
+) -> str | None:
+    """What is printed right after the title run, if it cannot continue a title; else None."""
+    if colons is not None and colons[last]:
+        return None  # "Title: subtitle": the run is the head of a longer title
+    if last == len(words) - 1 or bounds[last]:
+        return BOUNDARY_NOTE
+    low = words[last + 1]
+    if _is_number(low) or low in _ALWAYS_VENUE:
+        return f"'{low}'"
+    if cased is None:
+        return None
+    tok, end = cased[last + 1], cased[last]
+    if not tok[:1].isupper():
+        return None
+    if low in VENUE_WORDS:
+        return f"venue word '{tok}'"
+    if last + 2 < len(words) and words[last + 2].isdigit() and not bounds[last + 1]:
+        return f"'{tok}' and a volume number"  # "Nature 521", "Science 313"
+    if end[:1].islower() and end.lower() not in _FUNCTION_WORDS:
+        # A sentence-case title ends in lower case; a capital after it starts the journal's name.
+        return f"capitalised '{tok}' after a sentence-case title"
+    return None
+
+
+def leading_sequel(words: list[str], bounds: list[bool], first: int) -> set[str]:
+    """A sequel or version mark printed right before the title run in the same field ("R3:
+    Reinforced mnemonic reader models", "Minference 1.0: Accelerating ..."): the run is the
+    subtitle of another work's name."""
+    if first == 0 or bounds[first - 1]:
+        return set()
+    prev = words[first - 1]
+    return {prev} if _SEQUEL_MARK.match(prev) or prev in _SEQUEL_ROMAN else set()
+
+
+def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]:
+    """A sequel number printed right after the title run ("Stable Diffusion 2"), as opposed to a
+    volume or page numbers that follow an unpunctuated title ("... models Nucl Phys B 801 268 -95":
+    they never touch the title, or come in a run of numbers)."""
+    if last + 1 >= len(words) or bounds[last]:
+        return set()
+    nxt = words[last + 1]
+    if not (_SEQUEL_MARK.match(nxt) or nxt in _SEQUEL_ROMAN):
+        return set()
+    if last + 2 < len(words) and not bounds[last + 1] and words[last + 2].isdigit():
+        return set()  # "Title 12 345": volume and page
+    return {nxt}
+
+
+def container_at(words: list[str], bounds: list[bool], first: int) -> int | None:
+    """Where the "In" is when the title run is the container of the entry: printed after an "In"
+    that opens a field, editors or anything else between ("... Chapter title. In: Smith J (ed.)
+    Handbook of X", "In K. Brown (gen. ed.), Encyclopedia of ..."). None when it is not; an entry
+    that opens with "In" is the volume itself."""
+    for p in range(first - 1, max(1, first - CONTAINER_WINDOW) - 1, -1):
+        if words[p] == "in" and bounds[p - 1]:
+            return p
+    return None
+
+
+def editors_at(words: list[str], bounds: list[bool], first: int, last: int) -> int | None:
+    """Where the editor block starts when the title run is printed as an edited volume: right
+    after editors ("French, B.M. and Short, N.M., eds., Shock Metamorphism ...", "Minsky's (ed.)
+    Semantic Information Processing") or right before an editor line ("Childhood in the English
+    Renaissance. Ed. Anja Muller"). None when no editor word touches the run."""
+    for q in range(first - 1, max(-1, first - 4), -1):
+        if words[q] in EDITOR_MARKS:
+            p = q
+            while p > 0 and (words[p - 1] in EDITOR_MARKS or len(words[p - 1]) <= 2 or not bounds[p - 1]):
+                p -= 1
+            return p
+    nxt = words[last + 1 : last + 3]
+    if nxt and (nxt[0] in EDITOR_MARKS or nxt[:2] == ["edited", "by"]):
+        return first
+    return None
+
+
+def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
+    """Whether words before position ``p`` (the "In") include prose, i.e. a chapter title, not
+    only names, initials, years and "et al." ("Georgeff M P 1987 Actions processes and causality
+    In ..." vs "A Yoshida et al in ...")."""
+    if cased is None:
+        return True
+    lower = [
+        w
+        for w in cased[:p]
+        if w[:1].islower()
+        and w.isalpha()
+        and w not in _NAME_PARTICLES
+        and w not in EDITOR_WORDS
+        and w != "in"
+    ]
+    return len(lower) >= 1
+
+
+# A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").
+_VENUE_TITLE = re.compile(
+    r"^(?:in |proc |proceedings |advances in |journal |transactions |annals |lecture notes )"
+    r"|\bproceedings\b|\b(?:international|annual) (?:conference|symposium|workshop|meeting|congress)\b"
+    r"|\b(?:conference|symposium|workshop|congress) on\b"
+)
+
+
+def venue_like(plain: str) -> bool:
+    """Whether a (normalised) title reads as the name of a venue or a series."""
+    return bool(_VENUE_TITLE.search(plain))
+
+
+CONTAINER_NOTE = (
+    "the seed title is printed after 'In' (the container of this entry: a chapter of the volume?)"
+)
+
+
+def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first: int) -> str | None:
+    """A field before the one holding the title run that reads as prose (a title of its own):
+    the seed title then stands where a venue or a volume stands."""
+    if cased is None:
+        return None
+    start = 0
+    for i in range(field_first):
+        if bounds[i]:
+            field = cased[start : i + 1]
+            alpha = [w for w in field if w.isalpha()]
+            lower = [w for w in alpha if w[0].islower() and w.lower() not in _NAME_PARTICLES]
+            if len(alpha) >= 3 and len(lower) >= 2:
+                return f"another title-like field comes first ('{' '.join(field[:6])}')"
+            start = i + 1
+    return None
+
+
+def _volume_of(words: list[str], i: int) -> str | None:
+    if (
+        i + 1 < len(words)
+        and words[i] in VOLUME_WORDS
+        and (words[i + 1].isdigit() or _ROMAN.match(words[i + 1]))
+    ):
+        if i + 2 < len(words) and words[i + 2] == "of":
+            return None  # "vol. 4 of <series>": the title before it is the book itself
+        return words[i + 1]
+    return None
+
+
+_TITLED_VOLUME = re.compile(
+    r"(?i)\b(?:vol|vols|volume|part|pt|book|band|bd|tome)\.?\s*(?:\d+|[ivx]+)\s*:\s*[A-Za-z]"
+)
+
+
+def series_note(seed_words: list[str], words: list[str], raw: str, last: int) -> str | None:
+    """The entry names another volume of the series the seed title names: the seed's own volume
+    differs, or the seed has none and the volume carries its own title after a colon
+    ("The Art of Computer Programming, Vol. 3: Sorting and Searching"). A bare "vol. 16" or
+    "Vol. 23 Doubleday" after a book title is the book's number in a series or a multi-volume
+    set, not another work."""
+    theirs = _volume_of(words, last + 1)
+    if theirs is None:
+        return None
+    ours = next((v for i in range(len(seed_words)) if (v := _volume_of(seed_words, i))), None)
+    if ours == theirs:
+        return None
+    if ours is None and not _TITLED_VOLUME.search(raw):
+        return None
+    return f"the reference names volume {theirs} of this title (another volume of a series)"

@@ -14,7 +14,6 @@ from pathlib import Path
 from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, CardSection, render_card
 from reflong.assemble.manifest import BuildInProgress
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
-from reflong.assemble.prompts import paper_template
 from reflong.assemble.records import DocumentRecord, TaskRecord
 from reflong.assemble.writers.base import OutputSpec
 from reflong.assemble.writers.config_writer import ConfigWriter
@@ -104,7 +103,7 @@ def to_record(task: RenderedTask, layout: str) -> TaskRecord:
         subset="paper",
         setting=task.difficulty,
         length=task.length,
-        key=task.key.title,
+        key=task.key.question_key,
         documents=documents,
         answer=task.answer,
         prompt=task.prompt,
@@ -202,7 +201,7 @@ def write_paper_outputs(
     unfinished manifest while this build writes (``BuildInProgress``); ``n_tasks``: tasks per
     configuration, for the space check before each one."""
     out_dir = Path(out_dir)
-    template = paper_template(settings.question_last)
+    template = settings.template()
     output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
     files: list[Path] = []
     stats: list[ConfigStats] = []

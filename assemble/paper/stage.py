@@ -184,6 +184,10 @@ def run_paper_build(
 
     ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
     inputs = load_paper_inputs(engine, window, seed_ids)
+    if settings.key_form == "abstract":
+        from reflong.assemble.paper.abstracts import with_abstracts
+
+        inputs.keys = with_abstracts(engine, inputs.keys)
     if not inputs.keys:
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from reflong.assemble.paper.build import PaperSettings
+from reflong.assemble.prompts import KEY_FORMS
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import (
     SEED,
@@ -133,6 +134,19 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
+    "--strategy-prompt",
+    is_flag=True,
+    help="Ask the model to build a dictionary while reading (the paper's human-strategy prompt).",
+)
+@click.option(
+    "--key-form",
+    type=click.Choice(KEY_FORMS),
+    default=default_of(PaperSettings, "key_form"),
+    show_default=True,
+    help="How the question names the cited paper: its title (Ref-Long), its arXiv id, or the opening "
+    "of its abstract (keys a string search for the title cannot find). Ground truth is unchanged.",
+)
+@click.option(
     "--tokenizer",
     default=default_of(PaperSettings, "tokenizer"),
     show_default=True,
@@ -189,6 +203,8 @@ def paper(**opts) -> None:
         ref_share=opts["ref_share"],
         many_citers=opts["many_citers"],
         question_last=opts["question_last"],
+        strategy_prompt=opts["strategy_prompt"],
+        key_form=opts["key_form"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
     )

@@ -308,9 +308,24 @@ def a_command(
     required=True,
     help="SummHay topic_news*.json file, or a folder of them (repeat the option for several).",
 )
+@click.option(
+    "--strategy-prompt",
+    is_flag=True,
+    help="Ask the model to build a dictionary while reading (the paper's human-strategy prompt).",
+)
 @_common
 def f_command(
-    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset, no_baselines
+    summhay_paths,
+    strategy_prompt,
+    out_dir,
+    seed,
+    preset,
+    lengths,
+    n_tasks,
+    tokenizer,
+    question_last,
+    no_dataset,
+    no_baselines,
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
@@ -355,6 +370,8 @@ def f_command(
         "question_last": question_last,
         "tokenizer": tok.name,
     }
+    if strategy_prompt:  # listed only when set: a default build's manifest and card keep their bytes
+        settings["strategy_prompt"] = True
     result = run_build(
         out,
         "f",
@@ -362,7 +379,7 @@ def f_command(
         F_DESCRIPTION,
         specs,
         length_list,
-        f_template(question_last),
+        f_template(question_last, strategy_prompt),
         n_tasks,
         reseed_each_length=bool(preset),
         tokenizer=tok,

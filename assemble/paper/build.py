@@ -54,6 +54,7 @@ class PaperSettings:
     confuser_similarity: float = 70.0  # rapidfuzz token_set_ratio between the key and another seed
     strategy_prompt: bool = False  # the human-strategy instruction (build a dictionary while reading)
     key_form: str = "title"  # title | arxiv-id | abstract: how the question names the key
+    split: str = "test"  # test | train: train also writes chat JSONL, apart from a test build
 
     def template(self) -> Template:
         """The prompt layout these settings ask for."""
@@ -67,6 +68,7 @@ class PaperSettings:
             for name, value, default in (
                 ("strategy_prompt", self.strategy_prompt, False),
                 ("key_form", self.key_form, "title"),
+                ("split", self.split, "test"),
             )
             if value != default
         }

@@ -202,7 +202,9 @@ def write_paper_outputs(
     configuration, for the space check before each one."""
     out_dir = Path(out_dir)
     template = settings.template()
-    output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
+    output_spec = OutputSpec(
+        prompt_dir=".", answers_dir=".", features=_features(), chat=settings.split == "train"
+    )
     files: list[Path] = []
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}

@@ -30,6 +30,7 @@ from reflong.assemble.paper.build import (
 from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
+from reflong.assemble.split.exclude import HeldOut, note_paper_exclusions, without_papers
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.index_agreement import stored_agreement
 from reflong.common.errors import ReflongError
@@ -179,11 +180,18 @@ def run_paper_build(
     seed_ids: list[str] | None = None,
     progress: ProgressFactory = null_progress,
     card_sections: Sequence[CardSection] = (),
+    held_out: HeldOut | None = None,
 ) -> PaperBuildResult:
     """Assemble every configuration from the store and write it to ``out_dir``.
 
-    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
+    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines).
+    ``held_out`` (``--split train --disjoint-from``): papers of a test build that this build must
+    not show, as a key or as a document; recorded in the manifest and card."""
     inputs = load_paper_inputs(engine, window, seed_ids)
+    if held_out is not None:
+        kept = without_papers(inputs, held_out.papers)
+        note_paper_exclusions(held_out, inputs, kept)
+        inputs = kept
     if settings.key_form == "abstract":
         from reflong.assemble.paper.abstracts import with_abstracts
 
@@ -217,6 +225,8 @@ def run_paper_build(
         for r in used
     ]
     provenance = {"window": window, "seeds": "file" if seed_ids is not None else "window", "papers": papers}
+    if held_out is not None:
+        provenance["disjoint_from"] = held_out.record
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     claim = claim_outputs(out_dir)

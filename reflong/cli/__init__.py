@@ -169,6 +169,7 @@ COMMAND_MODULES = (
     "cite_cmd",
     "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
+    "split_cmd",  # reflong-build check-disjoint (training splits)
     "demo_cmd",
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit

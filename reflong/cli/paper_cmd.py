@@ -19,6 +19,7 @@ from reflong.cli.options import (
     no_baselines_option,
     writes_store,
 )
+from reflong.cli.split_cmd import held_out_for, split_options
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 from reflong.ingest.parse.settings import ParseSettings
@@ -161,6 +162,7 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     help="PDF parse processes.",
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
+@split_options
 @no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
@@ -178,6 +180,7 @@ def paper(**opts) -> None:
     if not opts["since"]:
         raise click.UsageError("--since YYYY-MM is required: it names the seed window of the build")
     lengths = parse_lengths(opts["lengths"])
+    held_out = held_out_for(opts["split"], opts["disjoint_from"], "paper")
     difficulties = tuple(d.strip() for d in opts["difficulty"].split(",") if d.strip())
     for d in difficulties:
         if d not in ("easy", "hard"):
@@ -205,6 +208,7 @@ def paper(**opts) -> None:
         question_last=opts["question_last"],
         strategy_prompt=opts["strategy_prompt"],
         key_form=opts["key_form"],
+        split=opts["split"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
     )
@@ -216,6 +220,7 @@ def paper(**opts) -> None:
         seed_ids,
         progress=tqdm_progress,
         card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
+        held_out=held_out,
     )
     if result.removed:
         from reflong.assemble.outputs_ownership import removed_line

@@ -19,6 +19,9 @@ from reflong.assemble.records import TaskRecord
 from reflong.assemble.writers.base import OutputSpec, StagedFiles
 
 CHAT_DIR = "chat"
+# Characters that JSON leaves raw but line-based readers (str.splitlines, some JSONL loaders) take
+# as line ends: escaped, so one task stays one line whatever its papers' text holds.
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 SYSTEM_PROMPT = (
     "You read long collections of numbered documents carefully and answer questions about them "
     "exactly in the format the user asks for, without explanations."
@@ -37,7 +40,8 @@ def chat_line(task: TaskRecord) -> bytes:
         {"role": "user", "content": task.prompt},
         {"role": "assistant", "content": gold_answer(task)},
     ]
-    return (json.dumps({"messages": messages}, ensure_ascii=False) + "\n").encode("utf-8")
+    text = json.dumps({"messages": messages}, ensure_ascii=False).translate(_LINE_BREAKS)
+    return (text + "\n").encode("utf-8")
 
 
 class ChatJsonlWriter:

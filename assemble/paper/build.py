@@ -55,6 +55,9 @@ class PaperSettings:
     strategy_prompt: bool = False  # the human-strategy instruction (build a dictionary while reading)
     key_form: str = "title"  # title | arxiv-id | abstract: how the question names the key
     split: str = "test"  # test | train: train also writes chat JSONL, apart from a test build
+    # train: the sha256 of the test build's manifest, so that two training splits apart from
+    # different test builds are different settings (a rebuild lists changes only against its like)
+    held_out_manifest: str = ""
 
     def template(self) -> Template:
         """The prompt layout these settings ask for."""
@@ -69,6 +72,7 @@ class PaperSettings:
                 ("strategy_prompt", self.strategy_prompt, False),
                 ("key_form", self.key_form, "title"),
                 ("split", self.split, "test"),
+                ("held_out_manifest", self.held_out_manifest, ""),
             )
             if value != default
         }

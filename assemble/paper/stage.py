@@ -213,7 +213,13 @@ def run_paper_build(
         raise ReflongError(
             f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
             f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
-            "Lower --min-positives, widen the windows, or use --doc-policy fit."
+            + (
+                "Lower --min-positives, widen the windows, or use --doc-policy fit."
+                if held_out is None
+                else f"The --disjoint-from build took {held_out.excluded.get('keys', 0)} keys and "
+                f"{held_out.excluded.get('documents', 0)} documents of this window: train on another window "
+                "(--since) or make the test build smaller (--tasks)."
+            )
         )
     used = sorted(prepared.used)
     papers = [

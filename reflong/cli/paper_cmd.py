@@ -209,6 +209,7 @@ def paper(**opts) -> None:
         strategy_prompt=opts["strategy_prompt"],
         key_form=opts["key_form"],
         split=opts["split"],
+        held_out_manifest=held_out.build.manifest_sha256 if held_out else "",
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
     )

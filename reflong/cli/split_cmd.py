@@ -66,7 +66,7 @@ def check_disjoint_command(train: str, test: str, show: int) -> None:
     Both are finished builds of one subset (their folders, with data/*.parquet):
       paper  no shared key (seed arXiv id) and no shared paper, as key or document, any version
       f      no shared topic, key (insight) or document
-      a      no shared document or passage of 12 words (so no essay text in common); A's keys
+      a      no shared document or passage of 25 words (so no essay text in common); A's keys
              are star counts, shared by design, and only reported
     """
     from reflong.assemble.split.disjoint import check_disjoint

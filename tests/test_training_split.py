@@ -133,3 +133,17 @@ def test_paper_train_split_shares_no_key_or_paper(tmp_path, corpus_dir):
     assert plain.exit_code == 0, plain.output
     leak = _run("check-disjoint", str(tmp_path / "plain"), str(tmp_path / "test"))
     assert leak.exit_code == 1 and "shared keys: 0" not in leak.output
+
+
+def test_f_strategy_prompt_is_a_layout_and_a_recorded_setting(tmp_path, data_dir):
+    """Issue 22, item 3: F takes the strategy prompt in both placements, recorded when set."""
+    out = tmp_path / "f"
+    result = _run("f", "--summhay", str(data_dir / "summhay" / "topic_news3.json"), "--lengths", "8K",
+                  "--tasks", "3", "--no-baselines", "--strategy-prompt", "--question-last", "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    prompts = json.loads((out / "ori_strategy" / "foot_locker_8K.json").read_text())
+    prompt = prompts["0"][1]
+    assert "build a dictionary while reading" in prompt.split("0: {")[0]
+    assert prompt.rstrip().endswith('"Documents: {}".')
+    assert json.loads((out / "manifest.json").read_text())["settings"]["strategy_prompt"] is True
+    assert "| strategy_prompt | true |" in (out / "README.md").read_text()

@@ -112,14 +112,14 @@ def size_category(n_rows: int) -> str:
     return next((name for bound, name in bounds if n_rows < bound), "1M<n<10M")
 
 
-def _metadata(title: str, stats: Sequence[ConfigStats], meta: CardMeta, with_data: bool):
+def _metadata(title: str, stats: Sequence[ConfigStats], meta: CardMeta, with_data: bool, split: str = "test"):
     from huggingface_hub import DatasetCardData
 
     configs = (
         [
             {
                 "config_name": s.config,
-                "data_files": [{"split": "test", "path": f"{DATA_DIR}/{s.config}.parquet"}],
+                "data_files": [{"split": split, "path": f"{DATA_DIR}/{s.config}.parquet"}],
             }
             for s in stats
         ]
@@ -136,6 +136,19 @@ def _metadata(title: str, stats: Sequence[ConfigStats], meta: CardMeta, with_dat
         tags=list(meta.tags),
         configs=configs,
     )
+
+
+def _training_lines(settings: Mapping[str, object]) -> list[str]:
+    """What a training split adds to the card's file list: the chat files and its test build."""
+    held = settings.get("disjoint_from") or {}
+    left_out = ", ".join(f"{n} {kind}" for kind, n in dict(held.get("left_out", {})).items())
+    return [
+        "- `chat/<config>.jsonl`: the same tasks for fine-tuning, one chat a line "
+        '(`{"messages": [system, user = the prompt, assistant = the gold answer]}`).',
+        f"- Training split: shares no key, paper or document with the test build whose manifest has sha256 "
+        f"`{held.get('manifest_sha256', '?')}` (left out here: {left_out or 'nothing'}); "
+        "`reflong-build check-disjoint THIS_FOLDER TEST_FOLDER` proves it.",
+    ]
 
 
 def render_card(
@@ -155,7 +168,9 @@ def render_card(
     ``with_data=False`` when no parquet files were written (no ``configs`` then)."""
     from huggingface_hub import DatasetCard
 
-    data = _metadata(title, stats, meta, with_data)
+    # A training split (``--split train``) is the Hub's "train" split; every other build "test".
+    split = "train" if settings.get("split") == "train" else "test"
+    data = _metadata(title, stats, meta, with_data, split)
     lines = [f"# {title}", "", description.strip(), ""]
     if with_data and stats:
         lines += [
@@ -164,7 +179,7 @@ def render_card(
             "```python",
             "from datasets import load_dataset",
             "",
-            f'ds = load_dataset("path/to/this/folder", "{stats[0].config}", split="test")  # or its Hub repo id',
+            f'ds = load_dataset("path/to/this/folder", "{stats[0].config}", split="{split}")  # or its Hub repo id',
             'print(ds[0]["key"], ds[0]["answer"])',
             "```",
             "",
@@ -189,6 +204,7 @@ def render_card(
         + f' (`{{"i": [key, prompt]}}`), answers in `{answers_dir}/<config>_answers.json` '
         '(`{"i": [key, [indexes]]}`).',
         f"- `{MANIFEST_NAME}`: tool version, settings, input and output sha256.",
+        *(_training_lines(settings) if split == "train" else []),
         "",
         "## Statistics",
         "",

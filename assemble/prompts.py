@@ -74,6 +74,10 @@ _F_INTRO = (
     "format of sentences. Please read through these documents carefully and "
 )
 _F_QUESTION = 'ould you tell me the indexes of all documents talking about the insight "{key}"?'
+_STRATEGY_INSIGHTS = (
+    "build a dictionary while reading: map every insight the documents state to the indexes of the "
+    "documents where it appears, updating it document by document. Then use the dictionary to "
+)
 
 # -- Ref-Long-Paper (paper, Figures 7 and 8) -----------------------------------------------------
 
@@ -82,6 +86,20 @@ _PAPER_INTRO = (
     "Please read through these papers carefully and "
 )
 _PAPER_QUESTION = 'ould you tell me the indexes of all papers citing "{key}"?'
+# --key-form (issue 22): the cited paper named by something other than its title, so that a plain
+# string search for the key no longer finds the citing papers' reference entries. Only the question
+# changes; the rest of the prompt is the paper's wording.
+_PAPER_QUESTIONS = {
+    "title": _PAPER_QUESTION,
+    "arxiv-id": 'ould you tell me the indexes of all papers citing the paper with arXiv id "{key}"?',
+    "abstract": 'ould you tell me the indexes of all papers citing the paper whose abstract begins "{key}"?',
+}
+#: The ways ``--key-form`` can name a Paper key; ``title`` is Ref-Long's.
+KEY_FORMS = tuple(_PAPER_QUESTIONS)
+_STRATEGY_PAPERS = (
+    "build a dictionary while reading: map every work the papers cite to the indexes of the papers "
+    "whose references list it, updating it paper by paper. Then use the dictionary to "
+)
 _PAPER_FORMAT_BEFORE = " Please provide your answer in the following format without explanations: Papers: {}."
 _PAPER_FORMAT_LAST = ' Please provide your answer in the following format without explanations: "Papers: {}".'
 # The F question-last wording (Figure 5) also quotes the format, as the figure does.
@@ -147,30 +165,44 @@ def a_template(question_last: bool = False, key_style: str = "stars", strategy: 
         raise ValueError(f"unknown key style {key_style!r}")
     intro, question = (_A_INTRO, _A_QUESTION) if key_style == "stars" else (_A_FRUIT_INTRO, _A_FRUIT_QUESTION)
     plan = (_STRATEGY_STARS if key_style == "stars" else _STRATEGY_FRUITS) if strategy else ""
-    name = ("ori" if question_last else "before") + ("_strategy" if strategy else "")
+    name = _layout(question_last, strategy)
     if question_last:
         head, tail = _last(intro, question, _FORMAT_ORI, plan)
         return Template(name, head, tail)
     return Template(name, _first(intro, question, _FORMAT_BEFORE, plan))
 
 
-def f_template(question_last: bool = False) -> Template:
-    """Ref-Long-F: ``before`` as released; question last with the paper's Figure 5 wording."""
+def _layout(question_last: bool, strategy: bool) -> str:
+    """The layout name: ``before``/``ori`` as released, ``_strategy`` for the dictionary prompt."""
+    return ("ori" if question_last else "before") + ("_strategy" if strategy else "")
+
+
+def f_template(question_last: bool = False, strategy: bool = False) -> Template:
+    """Ref-Long-F: ``before`` as released; question last with the paper's Figure 5 wording.
+    ``strategy`` adds the human-strategy instruction as A's does (before the documents)."""
+    plan = _STRATEGY_INSIGHTS if strategy else ""
+    name = _layout(question_last, strategy)
     if question_last:
-        head, tail = _last(_F_INTRO, _F_QUESTION, _F_FORMAT_LAST)
-        return Template("ori", head, tail)
-    return Template("before", _first(_F_INTRO, _F_QUESTION, _FORMAT_BEFORE))
+        head, tail = _last(_F_INTRO, _F_QUESTION, _F_FORMAT_LAST, plan)
+        return Template(name, head, tail)
+    return Template(name, _first(_F_INTRO, _F_QUESTION, _FORMAT_BEFORE, plan))
 
 
-def paper_template(question_last: bool = False) -> Template:
+def paper_template(question_last: bool = False, strategy: bool = False, key_form: str = "title") -> Template:
     """Ref-Long-Paper with the paper's wording (Figure 8 question first, Figure 7 question last).
 
     The figures' bullet list of papers is a paraphrase; papers use the released A/F document
-    blocks like every other subset (FORMAT.md)."""
+    blocks like every other subset (FORMAT.md). ``strategy`` adds the human-strategy instruction
+    as A's does; ``key_form`` says how the question names the cited paper (``KEY_FORMS``)."""
+    if key_form not in _PAPER_QUESTIONS:
+        raise ValueError(f"unknown key form {key_form!r}; use one of {', '.join(KEY_FORMS)}")
+    question = _PAPER_QUESTIONS[key_form]
+    plan = _STRATEGY_PAPERS if strategy else ""
+    name = _layout(question_last, strategy)
     if question_last:
-        head, tail = _last(_PAPER_INTRO, _PAPER_QUESTION, _PAPER_FORMAT_LAST)
-        return Template("ori", head, tail)
-    return Template("before", _first(_PAPER_INTRO, _PAPER_QUESTION, _PAPER_FORMAT_BEFORE))
+        head, tail = _last(_PAPER_INTRO, question, _PAPER_FORMAT_LAST, plan)
+        return Template(name, head, tail)
+    return Template(name, _first(_PAPER_INTRO, question, _PAPER_FORMAT_BEFORE, plan))
 
 
 def prompt_tokens(pieces: Sequence[str], count, cache: dict[str, int] | None = None) -> int:

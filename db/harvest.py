@@ -38,6 +38,7 @@ class ArxivRecordRow(SQLModel, table=True):
     versions_complete: bool = Field(default=True, description="false: API record, middle versions unknown")
     comment: str | None = None
     doi: str | None = None
+    abstract: str | None = Field(default=None, description="as arXiv gives it, whitespace collapsed")
     datestamp: str | None = Field(default=None, description="OAI-PMH datestamp (last modification)")
     withdrawn: bool = Field(default=False, description="the newest version is a withdrawal notice")
     via: str = Field(default="oai", description="oai | api: the route that stored this row last")

@@ -112,6 +112,7 @@ class ArxivRecord:
     deleted: bool = False  # OAI-PMH header status="deleted"
     complete: bool = True  # every version is known (OAI: yes; API: only v1 and the latest)
     first_date: str | None = None  # v1's date when v1 itself is not listed (API, version unknown)
+    abstract: str | None = None  # whitespace collapsed; a Paper key in ``--key-form abstract``
 
     @property
     def primary_category(self) -> str | None:

@@ -79,6 +79,8 @@ SETTINGS = {
         "ref_share": (PaperSettings, "ref_share"),
         "many_citers": (PaperSettings, "many_citers"),
         "question_last": (PaperSettings, "question_last"),
+        "key_form": (PaperSettings, "key_form"),
+        "split": (PaperSettings, "split"),
         "tokenizer": (PaperSettings, "tokenizer"),
         "workers": (ParseSettings, "workers"),
     },
@@ -149,6 +151,9 @@ CLI_ONLY = {
     "demo/seed": "passed to both the world and the build",
     "eval run/base_url": "RunSettings takes the endpoint without a default",
     "audit verdict/why": "an empty reason",
+    "a/split": "A and F have no settings dataclass (a training split records itself in the manifest)",
+    "f/split": "A and F have no settings dataclass",
+    "check-disjoint/show": "how many overlaps the CLI prints",
 }
 
 # Values a command turns into the setting's type after click reads them (text -> tuple, Path).

@@ -156,3 +156,16 @@ def test_outputs_take_subset_specific_columns(tmp_path):
         "easy_30K.json",
         "easy_30K_answers.json",
     ]
+
+
+def test_strategy_and_question_position_for_paper_and_f():
+    """Issue 22, item 3: Paper and F take the strategy prompt and both placements, as A does."""
+    for template in (prompts.paper_template(strategy=True), prompts.f_template(strategy=True)):
+        assert template.name == "before_strategy"
+        assert "build a dictionary while reading" in template.fill("k", topic="t")[0]
+    last = prompts.f_template(question_last=True, strategy=True)
+    head, tail = last.fill("an insight", topic="t")
+    assert last.name == "ori_strategy" and "dictionary" in head and tail.startswith("Could you tell me")
+    assert prompts.paper_template() == prompts.paper_template(False, False, "title")
+    with pytest.raises(ValueError):
+        prompts.paper_template(key_form="doi")

@@ -8,6 +8,7 @@ task on final texts (invariant 1) -> render prompts and measure them exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from reflong.assemble.paper.documents import (
     fit_document,
     fit_sampled,
 )
+from reflong.assemble.paper.key_forms import KEY_ALLOWANCE, key_text, missing_reason
 from reflong.assemble.paper.model import KeyCandidate, PaperDoc
 from reflong.assemble.paper.sampling import DEFAULT_LENGTHS, NegativePools, TaskPlan, iter_plans
 from reflong.assemble.paper.verify import Verifier
@@ -53,9 +55,31 @@ class PaperSettings:
     # Licence kinds a document (and a key's seed paper) must have (reflong/common/licenses.py,
     # --licenses); None: every paper, whatever its licence.
     licenses: tuple[str, ...] | None = None
+    strategy_prompt: bool = False  # the human-strategy instruction (build a dictionary while reading)
+    key_form: str = "title"  # title | arxiv-id | abstract: how the question names the key
+    split: str = "test"  # test | train: train also writes chat JSONL, apart from a test build
+    # train: the sha256 of the test build's manifest, so that two training splits apart from
+    # different test builds are different settings (a rebuild lists changes only against its like)
+    held_out_manifest: str = ""
+
+    def template(self) -> Template:
+        """The prompt layout these settings ask for."""
+        return paper_template(self.question_last, self.strategy_prompt, self.key_form)
 
     def to_json(self) -> dict:
-        out = {
+        # The variants of issue 22 are listed only when set, so a default build's manifest, card
+        # and store row keep their bytes (bench/fingerprint.py).
+        variants = {
+            name: value
+            for name, value, default in (
+                ("strategy_prompt", self.strategy_prompt, False),
+                ("key_form", self.key_form, "title"),
+                ("split", self.split, "test"),
+                ("held_out_manifest", self.held_out_manifest, ""),
+            )
+            if value != default
+        }
+        out = variants | {
             "lengths": [f"{label}:{n}" for label, n in self.lengths],
             "difficulties": list(self.difficulties),
             "n_tasks": self.n_tasks,
@@ -147,7 +171,7 @@ def effective_budget(settings: PaperSettings, template: Template, tokenizer: Tok
         return settings.max_doc_tokens
     if settings.doc_policy != "fit":
         return 5000
-    head = sum(tokenizer.count(p) for p in template.fill("")) + 40
+    head = sum(tokenizer.count(p) for p in template.fill("")) + KEY_ALLOWANCE.get(settings.key_form, 40)
     block = tokenizer.count(document_block(99, "Paper")) - tokenizer.count("Paper")
     return doc_budget(settings.lengths, head, block)
 
@@ -260,9 +284,7 @@ def _verified_keys(
                 report.dropped_positives[f"{key.arxiv_id} <- {ref}"] = "final text does not reference the key"
                 continue
             kept.append(ref)
-        keys.append(
-            KeyCandidate(key.arxiv_id, key.title, key.first_published, tuple(kept), key.evidence, key.license)
-        )
+        keys.append(dataclasses.replace(key, positives=tuple(kept)))
     return keys
 
 
@@ -392,7 +414,7 @@ def prepare_paper(
     candidate in any band, see ``paper_inputs.EntryGuardIndex``)."""
     report = BuildReport(keys_considered=len(inputs.keys))
     tokenizer = get_tokenizer(settings.tokenizer)
-    template = template or paper_template(settings.question_last)
+    template = template or settings.template()
     if guard is None:
         matcher = verifier.matcher
 
@@ -406,6 +428,7 @@ def prepare_paper(
         for k in _verified_keys(inputs, fitted, verifier, report)
         if len(k.positives) >= settings.min_positives
     ]
+    keys, unnamed = _named_keys(keys, settings.key_form)
     pools = _negative_pools(inputs, fitted, keys, settings, verifier, report)
     count_cache: dict[str, int] | None = {} if additive_tokenizer(settings.tokenizer) else None
     prepared = PreparedPaper(settings, report, fitted, keys, pools, template, tokenizer, count_cache)
@@ -435,7 +458,7 @@ def prepare_paper(
             for refs in plan.documents.values():
                 prepared.used.update(refs)
         report.keys_used[difficulty] = sorted(used_keys)
-        report.skipped_keys[difficulty] = plan_report.skipped_keys
+        report.skipped_keys[difficulty] = {**plan_report.skipped_keys, **unnamed}
         prepared.dropped[difficulty] = dropped
         prepared.kept[difficulty] = kept
     used = {ref: fitted[ref].n_tokens for ref in prepared.used}
@@ -443,6 +466,21 @@ def prepare_paper(
     report.documents["used_share"] = round(len(used) / len(inputs.docs), 4) if inputs.docs else 0.0
     report.documents["used_tokens"] = token_distribution(list(used.values()))
     return prepared
+
+
+def _named_keys(keys: list[KeyCandidate], form: str) -> tuple[list[KeyCandidate], dict[str, str]]:
+    """The keys the question can name in ``form`` (with their ``shown`` text) and, for the others,
+    why not. The title form changes nothing (``shown`` stays empty)."""
+    if form == "title":
+        return keys, {}
+    named, unnamed = [], {}
+    for key in keys:
+        why = missing_reason(key, form)
+        if why:
+            unnamed[key.arxiv_id] = why
+        else:
+            named.append(dataclasses.replace(key, shown=key_text(key, form)))
+    return named, unnamed
 
 
 def assemble_paper(
@@ -507,7 +545,7 @@ def _render_one(
     800 prompts of 30K-75K tokens cheap. Other tokenizers count the whole prompt."""
     refs = plan.documents[label]
     documents = tuple(docs[r] for r in refs)
-    pieces = template.parts(plan.key.title, [d.text for d in documents])
+    pieces = template.parts(plan.key.question_key, [d.text for d in documents])
     prompt = "".join(pieces)
     n_tokens = (
         prompt_tokens(pieces, tokenizer.count, count_cache)

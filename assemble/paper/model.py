@@ -56,3 +56,10 @@ class KeyCandidate:
     positives: tuple[str, ...]  # PaperDoc.ref of each citing document
     evidence: dict[str, Evidence] = field(default_factory=dict)  # PaperDoc.ref -> evidence
     license: str | None = None  # the seed paper's licence (its newest stored version's)
+    abstract: str = ""  # the seed's abstract when the store has it (``--key-form abstract``)
+    shown: str = ""  # what the question names when not the title (``--key-form``)
+
+    @property
+    def question_key(self) -> str:
+        """The key as the prompt and the task files give it: ``shown``, else the title."""
+        return self.shown or self.title

@@ -15,7 +15,6 @@ from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, C
 from reflong.assemble.manifest import BuildInProgress
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
 from reflong.assemble.paper.licence_card import licence_section
-from reflong.assemble.prompts import paper_template
 from reflong.assemble.records import DocumentRecord, TaskRecord
 from reflong.assemble.writers.base import OutputSpec
 from reflong.assemble.writers.config_writer import ConfigWriter
@@ -113,7 +112,7 @@ def to_record(task: RenderedTask, layout: str) -> TaskRecord:
         subset="paper",
         setting=task.difficulty,
         length=task.length,
-        key=task.key.title,
+        key=task.key.question_key,
         documents=documents,
         answer=task.answer,
         prompt=task.prompt,
@@ -217,8 +216,10 @@ def write_paper_outputs(
     configuration, for the space check before each one; ``key_licenses``: seed id -> licence URL,
     for the card's Licences section."""
     out_dir = Path(out_dir)
-    template = paper_template(settings.question_last)
-    output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
+    template = settings.template()
+    output_spec = OutputSpec(
+        prompt_dir=".", answers_dir=".", features=_features(), chat=settings.split == "train"
+    )
     files: list[Path] = []
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}

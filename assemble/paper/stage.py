@@ -31,6 +31,7 @@ from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load
 from reflong.assemble.paper.licensing import keep_licensed
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
+from reflong.assemble.split.exclude import HeldOut, note_paper_exclusions, without_papers
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.index_agreement import stored_agreement
 from reflong.common.errors import ReflongError
@@ -180,10 +181,13 @@ def run_paper_build(
     seed_ids: list[str] | None = None,
     progress: ProgressFactory = null_progress,
     card_sections: Sequence[CardSection] = (),
+    held_out: HeldOut | None = None,
 ) -> PaperBuildResult:
     """Assemble every configuration from the store and write it to ``out_dir``.
 
-    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
+    ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines).
+    ``held_out`` (``--split train --disjoint-from``): papers of a test build that this build must
+    not show, as a key or as a document; recorded in the manifest and card."""
     inputs = load_paper_inputs(engine, window, seed_ids)
     inputs, licence_counts = keep_licensed(inputs, settings.licenses)
     if not inputs.keys and settings.licenses is not None:
@@ -191,6 +195,14 @@ def run_paper_build(
             f"window {window} has no seed paper under the licences kept (--licenses "
             f"{','.join(settings.licenses)}); left out: {licence_counts['keys_left_out']}"
         )
+    if held_out is not None:
+        kept = without_papers(inputs, held_out.papers)
+        note_paper_exclusions(held_out, inputs, kept)
+        inputs = kept
+    if settings.key_form == "abstract":
+        from reflong.assemble.paper.abstracts import with_abstracts
+
+        inputs.keys = with_abstracts(engine, inputs.keys)
     if not inputs.keys:
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
@@ -209,7 +221,13 @@ def run_paper_build(
         raise ReflongError(
             f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
             f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
-            "Lower --min-positives, widen the windows, or use --doc-policy fit."
+            + (
+                "Lower --min-positives, widen the windows, or use --doc-policy fit."
+                if held_out is None
+                else f"The --disjoint-from build took {held_out.excluded.get('keys', 0)} keys and "
+                f"{held_out.excluded.get('documents', 0)} documents of this window: train on another window "
+                "(--since) or make the test build smaller (--tasks)."
+            )
         )
     used = sorted(prepared.used)
     papers = [
@@ -222,6 +240,8 @@ def run_paper_build(
         for r in used
     ]
     provenance = {"window": window, "seeds": "file" if seed_ids is not None else "window", "papers": papers}
+    if held_out is not None:
+        provenance["disjoint_from"] = held_out.record
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     claim = claim_outputs(out_dir)

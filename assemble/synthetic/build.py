@@ -201,14 +201,17 @@ def run_build(
     write_dataset: bool = True,
     meta: CardMeta | None = None,
     card_sections: Sequence[CardSection] = (),
+    chat: bool = False,
 ) -> BuildResult:
     """Build every configuration of ``specs`` x ``lengths`` and write all outputs to ``out_dir``.
 
     ``write_dataset=False`` skips the parquet files (tests of the JSON alone); the card and
-    manifest are always written."""
+    manifest are always written; ``chat=True`` (a training split) adds ``chat/<config>.jsonl``."""
     out_dir = Path(out_dir)
     claim = claim_outputs(out_dir)
-    output_spec = OutputSpec(prompt_dir=template.name, features=dataset_features() if write_dataset else None)
+    output_spec = OutputSpec(
+        prompt_dir=template.name, features=dataset_features() if write_dataset else None, chat=chat
+    )
     files: list[Path] = []
     stats: list[ConfigStats] = []
     prompt_files: dict[str, str] = {}

@@ -35,11 +35,12 @@ class OutputSpec:
     ``prompt_dir``/``answers_dir``: folders of the Ref-Long JSON files (the release's A/F layout
     is ``before/`` or ``ori/`` + ``answers/``; ``"."`` for both gives a flat folder, as Paper).
     ``features``: the `datasets` schema of the parquet dataset (``dataset_features``); None when no
-    dataset is wanted (``--no-dataset``)."""
+    dataset is wanted (``--no-dataset``). ``chat``: also write ``chat/<config>.jsonl``."""
 
     prompt_dir: str = "."
     answers_dir: str = ANSWERS_DIR
     features: Features | None = None
+    chat: bool = False  # chat-format JSONL for fine-tuning (``--split train``, chat_jsonl.py)
 
 
 class FormatWriter(Protocol):

@@ -9,10 +9,11 @@ like the others.
 from __future__ import annotations
 
 from reflong.assemble.writers.base import Format, FormatWriter, OutputSpec
+from reflong.assemble.writers.chat_jsonl import ChatJsonlWriter
 from reflong.assemble.writers.parquet import ParquetDatasetWriter
 from reflong.assemble.writers.reflong_json import ReflongJsonWriter
 
-FORMATS: tuple[Format, ...] = (ReflongJsonWriter, ParquetDatasetWriter)
+FORMATS: tuple[Format, ...] = (ReflongJsonWriter, ParquetDatasetWriter, ChatJsonlWriter)
 
 
 def format_writers(spec: OutputSpec) -> list[FormatWriter]:

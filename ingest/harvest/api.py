@@ -59,6 +59,7 @@ def result_to_record(result: arxiv.Result) -> ArxivRecord:
         versions=versions,
         comment=comment,
         doi=result.doi or None,
+        abstract=clean_title(result.summary) or None,
         complete=top >= 1 and {v.number for v in versions} == set(range(1, top + 1)),
         first_date=published,
     )

@@ -310,6 +310,7 @@ def parse_record(record: etree._Element) -> ArxivRecord:
         doi=field_text("doi"),
         datestamp=datestamp,
         deleted=deleted,
+        abstract=clean_title(field_text("abstract")) or None,
     )
 
 

@@ -170,6 +170,7 @@ COMMAND_MODULES = (
     "match_cmd",  # reflong-build match (raw strings x a seed list, no store)
     "paper_cmd",
     "synthetic_cmd",  # reflong-build a / f
+    "split_cmd",  # reflong-build check-disjoint (training splits)
     "demo_cmd",
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit

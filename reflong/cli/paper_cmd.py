@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from reflong.assemble.paper.build import PaperSettings
+from reflong.assemble.prompts import KEY_FORMS
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import (
     SEED,
@@ -18,6 +19,7 @@ from reflong.cli.options import (
     no_baselines_option,
     writes_store,
 )
+from reflong.cli.split_cmd import held_out_for, split_options
 from reflong.common.errors import ReflongError
 from reflong.common.length_labels import canonical_label, label_tokens
 from reflong.common.progress import tqdm_progress
@@ -168,6 +170,19 @@ def uneven_lengths(lengths: tuple[tuple[str, int], ...]) -> list[tuple[str, floa
 )
 @click.option("--question-last", is_flag=True, help="Put the question after the papers (paper's Figure 7).")
 @click.option(
+    "--strategy-prompt",
+    is_flag=True,
+    help="Ask the model to build a dictionary while reading (the paper's human-strategy prompt).",
+)
+@click.option(
+    "--key-form",
+    type=click.Choice(KEY_FORMS),
+    default=default_of(PaperSettings, "key_form"),
+    show_default=True,
+    help="How the question names the cited paper: its title (Ref-Long), its arXiv id, or the opening "
+    "of its abstract (keys a string search for the title cannot find). Ground truth is unchanged.",
+)
+@click.option(
     "--tokenizer",
     default=default_of(PaperSettings, "tokenizer"),
     show_default=True,
@@ -191,6 +206,7 @@ def uneven_lengths(lengths: tuple[tuple[str, int], ...]) -> list[tuple[str, floa
     "URLs, or 'redistributable' (cc-by, cc-by-sa, cc0, public-domain: the ones that let anyone "
     "republish the cut texts). Default: every paper; the card then says which may be republished.",
 )
+@split_options
 @no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
@@ -214,6 +230,7 @@ def paper(**opts) -> None:
             "tightest length's tokens per paper (give M per length, e.g. 128K:34, to even them out)",
             err=True,
         )
+    held_out = held_out_for(opts["split"], opts["disjoint_from"], "paper")
     difficulties = tuple(d.strip() for d in opts["difficulty"].split(",") if d.strip())
     for d in difficulties:
         if d not in ("easy", "hard"):
@@ -239,6 +256,10 @@ def paper(**opts) -> None:
         ref_share=opts["ref_share"],
         many_citers=opts["many_citers"],
         question_last=opts["question_last"],
+        strategy_prompt=opts["strategy_prompt"],
+        key_form=opts["key_form"],
+        split=opts["split"],
+        held_out_manifest=held_out.build.manifest_sha256 if held_out else "",
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
         licenses=opts["licenses"],
@@ -251,6 +272,7 @@ def paper(**opts) -> None:
         seed_ids,
         progress=tqdm_progress,
         card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
+        held_out=held_out,
     )
     if result.removed:
         from reflong.assemble.outputs_ownership import removed_line

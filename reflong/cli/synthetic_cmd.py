@@ -21,6 +21,7 @@ from reflong.cli.options import (
     no_baselines_option,
     usage_error,
 )
+from reflong.cli.split_cmd import held_out_for, split_options
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 from reflong.common.tokenizer import DEFAULT_TOKENIZER
@@ -107,10 +108,28 @@ def _common(func):
             "--no-dataset", is_flag=True, help="Skip the parquet dataset (JSON, card, manifest only)."
         ),
         no_baselines_option,
+        split_options,
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _held_out(split: str, disjoint_from: str | None, subset: str, preset: str | None, no_dataset: bool):
+    """The test build a training split of A or F stays apart from (None for a test build)."""
+    held = held_out_for(split, disjoint_from, subset)
+    if held is not None and preset:
+        raise ReflongError(f"--preset {preset} rebuilds the released test files; drop it for --split train")
+    if held is not None and no_dataset:
+        raise ReflongError("--split train writes the dataset (check-disjoint reads it): drop --no-dataset")
+    return held
+
+
+def _split_settings(settings: dict, held) -> None:
+    """A training split records itself and its test build; a test build adds nothing (same bytes)."""
+    if held is not None:
+        settings["split"] = "train"
+        settings["disjoint_from"] = held.record
 
 
 def _check_preset(preset: str | None, seed: int | None, **fixed) -> int:
@@ -228,6 +247,8 @@ def a_command(
     question_last,
     no_dataset,
     no_baselines,
+    split,
+    disjoint_from,
 ) -> None:
     """Build Ref-Long-A: essay haystack, star-count keys, 2 modes x 3 levels x lengths."""
     from reflong.assemble.prompts import FRUIT_SENTENCE, STAR_SENTENCE, a_template
@@ -239,6 +260,7 @@ def a_command(
         preset, seed, **{"--lengths": lengths, "--doc-tokens": doc_tokens, "--candidates": n_candidates}
     )
     out = Path(out_dir or "Ref-Long-A")
+    held = _held_out(split, disjoint_from, "A", preset, no_dataset)
     mode_list = choice_list("--modes", modes, tuple(synthetic_a.MODES))
     level_list = choice_list("--levels", levels, tuple(synthetic_a.LEVELS))
     tok = get_tokenizer(tokenizer)
@@ -250,6 +272,11 @@ def a_command(
         files = synthetic_a.release_input_files(Path(haystack))
     else:
         essays = synthetic_a.readable_essays(Path(haystack), warn=lambda msg: click.echo(msg, err=True))
+        if held is not None:
+            from reflong.assemble.split.exclude import unused_essays
+
+            essays = unused_essays(essays, held)
+            click.echo(f"split train: {held.excluded['essays']} essays left out (text in {disjoint_from})")
         specs = synthetic_a.default_specs(
             Path(haystack),
             mode_list,
@@ -279,6 +306,7 @@ def a_command(
         "doc_tokens": None if preset else budget,
         "candidates": {spec.setting: len(spec.candidates) for spec in specs},
     }
+    _split_settings(settings, held)
     result = run_build(
         out,
         "a",
@@ -296,6 +324,7 @@ def a_command(
         write_dataset=not no_dataset,
         meta=_card_meta("A"),
         card_sections=baseline_sections(seed, no_baselines),
+        chat=held is not None,
     )
     _summary("A", result, out, time.perf_counter() - start)
 
@@ -309,9 +338,26 @@ def a_command(
     required=True,
     help="SummHay topic_news*.json file, or a folder of them (repeat the option for several).",
 )
+@click.option(
+    "--strategy-prompt",
+    is_flag=True,
+    help="Ask the model to build a dictionary while reading (the paper's human-strategy prompt).",
+)
 @_common
 def f_command(
-    summhay_paths, out_dir, seed, preset, lengths, n_tasks, tokenizer, question_last, no_dataset, no_baselines
+    summhay_paths,
+    strategy_prompt,
+    out_dir,
+    seed,
+    preset,
+    lengths,
+    n_tasks,
+    tokenizer,
+    question_last,
+    no_dataset,
+    no_baselines,
+    split,
+    disjoint_from,
 ) -> None:
     """Build Ref-Long-F: SummHay news haystacks, insight keys, lengths 8K-56K per topic."""
     from reflong.assemble.prompts import f_template
@@ -321,11 +367,12 @@ def f_command(
 
     seed = _check_preset(preset, seed, **{"--lengths": lengths})
     out = Path(out_dir or "Ref-Long-F")
+    held = _held_out(split, disjoint_from, "F", preset, no_dataset)
     tok = get_tokenizer(tokenizer)
     length_list = _lengths(lengths or F_LENGTHS, 1000)
     files = sorted({f for p in summhay_paths for f in _json_files(Path(p))})
     start = time.perf_counter()
-    haystacks, used = [], []
+    haystacks, used, names = [], [], []
     for path in files:
         try:
             hay = load_summhay(path)
@@ -338,12 +385,20 @@ def f_command(
             raise ReflongError(f"two SummHay files give the topic name {hay.name!r}: pass each topic once")
         haystacks.append(hay)
         used.append(path)
+        names.append(hay.name)
     if not haystacks:
         raise ReflongError(
             "no usable SummHay haystack among --summhay"
             + (" (the preset needs topic_news3/4/5.json)" if preset else "")
         )
     haystacks.sort(key=lambda h: h.name)
+    if held is not None:
+        from reflong.assemble.split.exclude import unused_haystacks
+
+        haystacks = unused_haystacks(haystacks, held)
+        kept = {h.name for h in haystacks}
+        used = [path for path, name in zip(used, names, strict=True) if name in kept]
+        click.echo(f"split train: {held.excluded['topics']} topics left out (read by {disjoint_from})")
     specs = [f_spec(h, 2024 if preset else f"{seed}/{h.name}/tasks") for h in haystacks]
     settings = {
         "subset": "F",
@@ -356,6 +411,9 @@ def f_command(
         "question_last": question_last,
         "tokenizer": tok.name,
     }
+    if strategy_prompt:  # listed only when set: a default build's manifest and card keep their bytes
+        settings["strategy_prompt"] = True
+    _split_settings(settings, held)
     result = run_build(
         out,
         "f",
@@ -363,7 +421,7 @@ def f_command(
         F_DESCRIPTION,
         specs,
         length_list,
-        f_template(question_last),
+        f_template(question_last, strategy_prompt),
         n_tasks,
         reseed_each_length=bool(preset),
         tokenizer=tok,
@@ -373,6 +431,7 @@ def f_command(
         write_dataset=not no_dataset,
         meta=_card_meta("F"),
         card_sections=baseline_sections(seed, no_baselines),
+        chat=held is not None,
     )
     _summary("F", result, out, time.perf_counter() - start)
 

@@ -1,0 +1,1 @@
+"""Training splits disjoint from a test build (issue 22, item 2)."""

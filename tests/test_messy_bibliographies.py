@@ -185,3 +185,22 @@ def test_the_worlds_shares_follow_the_corpus(messy_world, corpus_dir):
             # within a percentage point or a factor of three of the corpus's share
             assert abs(w - c) <= 0.01 or c / 3 <= w <= 3 * c, (population, name, w, c)
     assert world["cited_titles"]["exact"] < 0.99  # not every seed title printed verbatim any more
+
+
+def test_synth_arxiv_messy_prints_messy_entries_and_keeps_unprovable_ones_out_of_cites(tmp_path):
+    from reflong.demo.generate import generate
+    from reflong.demo.world import SynthConfig
+
+    out = tmp_path / "messy-demo"
+    generate(out, SynthConfig(papers=400, seed=1, messy=True), jobs=1)
+    assert json.loads((out / "generator.json").read_text())["config"]["messy"] is True
+    papers = {r["arxiv_id"]: r for r in map(json.loads, (out / "papers.jsonl").read_text().splitlines())}
+    retitled = {k for k, r in papers.items() if "title" in r["versions"][0]}
+    assert retitled and all(papers[k]["versions"][0]["title"] != papers[k]["title"] for k in retitled)
+    truth = [json.loads(x) for x in (out / "truth.jsonl").read_text().splitlines()]
+    labels = [title_phenomena(c["reference"], papers[c["seed"]]["title"]) for t in truth for c in t["cites"]]
+    assert 0.9 < sum("exact" in x for x in labels) / len(labels) < 1.0  # messy, mostly still verbatim
+    for t in truth:
+        for a in t.get("ambiguous", []):
+            assert "no_title" in title_phenomena(a["reference"], papers[a["seed"]]["title"])
+            assert a["seed"] not in {c["seed"] for c in t["cites"]}

@@ -22,6 +22,7 @@ Two populations, because some phenomena need to know which work an entry cites:
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -181,12 +182,10 @@ def title_phenomena(entry: str, title: str) -> set[str]:
     head, sep, sub = title.partition(":")
     if n_title and n_title in n_entry:
         found.add("exact")
-    elif fuzz.partial_ratio(p_title, p_entry) >= 90:
-        found.add("typo")
     elif sep and _norm(head) and _norm(head) in n_entry and fuzz.partial_ratio(_plain(sub), p_entry) < 75:
         found.add("subtitle_dropped")
     elif fuzz.partial_ratio(p_title, p_entry) >= 60:
-        found.add("title_changed")
+        found.add(_typo_or_changed(p_title, p_entry))
     else:
         found.add("no_title")
         return found
@@ -194,6 +193,30 @@ def title_phenomena(entry: str, title: str) -> set[str]:
     if _title_unpunctuated(entry, printed):
         found.add("unpunctuated_title")
     return found
+
+
+def _typo_or_changed(p_title: str, p_entry: str) -> str:
+    """ "typo" when the printed title has the same words with a few letters wrong; "title_changed"
+    when a word was inserted, dropped or replaced by another word."""
+    al = fuzz.partial_ratio_alignment(p_title, p_entry)
+    # the aligned window, widened to whole words on both sides
+    start, end = al.dest_start, al.dest_end
+    while start > 0 and p_entry[start - 1] != " ":
+        start -= 1
+    while end < len(p_entry) and p_entry[end] != " ":
+        end += 1
+    want, got = p_title.split(), p_entry[start:end].split()
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=want, b=got, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if op != "replace" or i2 - i1 != j2 - j1:
+            # the window may end a word early or late; only a change inside the title counts
+            if (i1 == 0 or i2 == len(want)) and op in ("delete", "insert") and max(i2 - i1, j2 - j1) == 1:
+                continue
+            return "title_changed"
+        if any(fuzz.ratio(a, b) < 70 for a, b in zip(want[i1:i2], got[j1:j2], strict=True)):
+            return "title_changed"
+    return "typo"
 
 
 def _title_unpunctuated(entry: str, title: str) -> bool:

@@ -98,8 +98,8 @@ def earlier_title(arxiv_id: str, title: str, n_versions: int, seed: int = 0) -> 
     """The v1 title of a paper retitled in its v2, or None (not retitled; one version; a title with
     TeX or line breaks, whose cleaned form the reader would print otherwise).
 
-    The change is one a real revision makes: a subtitle added later (v1 had none), a word added
-    to the title, or a word of it replaced."""
+    The change is one a real revision makes: a subtitle added later (v1 had none), a word dropped
+    from inside the title (v1 had it), or a word of it replaced."""
     if n_versions < 2 or "$" in title or "\n" in title:
         return None
     rng = random.Random(f"retitle:{seed}:{arxiv_id}")
@@ -110,12 +110,9 @@ def earlier_title(arxiv_id: str, title: str, n_versions: int, seed: int = 0) -> 
     kind = rng.random()
     if sep and " " in head.strip() and kind < 0.4:
         return head  # v2 added the subtitle
-    if kind < 0.7 or len(words) < 4:
-        return (
-            f"{rng.choice(_ADDED_WORDS)} {title}"
-            if not title.startswith(_ADDED_WORDS)
-            else " ".join(words[1:])
-        )
+    if kind < 0.7 or len(words) < 4:  # v2 dropped a word (inside the title, after its first)
+        i = rng.randrange(1, len(words))
+        return " ".join([*words[:i], rng.choice(_ADDED_WORDS).lower(), *words[i:]])
     i = rng.randrange(1, len(words))
     while words[i].lower() in ("for", "of", "and", "the", "a", "in", "on", "with", "via") and i > 1:
         i -= 1

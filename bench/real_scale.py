@@ -31,7 +31,10 @@ and dry_run_estimate vs requests_after_plan. What it cannot measure yet is said 
 run's references (``world``: entries as the run read them; titles of the seed citations as the
 stand-in printed them) beside the real corpus's (``corpus``: ../shared/corpus, or --corpus; null
 with a reason when it is not there). ``unprovable_pairs``: true citations whose entry is venue-only
-(no title, id or DOI), counted neither way in answer_precision/answer_recall.
+(no title, id or DOI), counted neither way in answer_precision/answer_recall. ``text_edges``: the
+resolver's accepted edges against the seed citations each read PDF prints (edge_precision,
+edge_recall; ``reflong.demo.edge_truth``): the answers hide a miss the index knows of (the document
+is left out of the task as unclear), the edges do not.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import argparse
 import json
 from pathlib import Path
 
+from reflong.demo.edge_truth import text_edges_vs_truth
 from reflong.demo.phenomena_shares import corpus_shares, world_shares
 from reflong.demo.rehearsal import (
     RehearsalSettings,
@@ -133,7 +137,9 @@ def main() -> None:
         result["identical_after_kill"] = None
         result["not_measured"] = [*result["not_measured"], "identical_after_kill (give --kill-after S)"]
     if not args.dry_run_only:
-        result["phenomena"] = phenomena(Path(result["run_dir"]), work / f"world-{args.scale:g}", args)
+        world = work / f"world-{args.scale:g}"
+        result["phenomena"] = phenomena(Path(result["run_dir"]), world, args)
+        result["text_edges"] = text_edges_vs_truth(Path(result["run_dir"]), world, args.lengths)
     print(json.dumps(result, sort_keys=True))
 
 

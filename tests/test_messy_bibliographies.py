@@ -204,3 +204,37 @@ def test_synth_arxiv_messy_prints_messy_entries_and_keeps_unprovable_ones_out_of
         for a in t.get("ambiguous", []):
             assert "no_title" in title_phenomena(a["reference"], papers[a["seed"]]["title"])
             assert a["seed"] not in {c["seed"] for c in t["cites"]}
+
+
+def test_text_edges_are_scored_against_what_each_read_pdf_prints(messy_world, tmp_path):
+    from reflong.demo.edge_truth import text_edges_vs_truth
+
+    catalog = read_catalog(messy_world)
+    truth = read_truth_pairs(messy_world / TRUTH_FILE)
+    pdfs = OnDemandPdfs(catalog, messy_world / TRUTH_FILE, lengths="real")
+    seeds = sorted({s for _, s in truth})
+    citing = next(c for c in sorted({c for c, _ in truth}) if sum(1 for x, _ in truth if x == c) >= 2)
+    number = catalog.papers[citing].latest.number
+    printed = [e.key for e in pdfs.entries(citing, number)[0] if e.key in catalog.papers and e.provable]
+    wrong = next(s for s in seeds if s not in printed)
+    db = tmp_path / "run" / "store.db"
+    db.parent.mkdir()
+    con = sqlite3.connect(db)
+    con.execute("create table reference_list (arxiv_id text, version int, status text)")
+    con.execute("create table seed (arxiv_id text)")
+    con.execute(
+        "create table citation (citing_arxiv_id text, citing_version int, seed_arxiv_id text, band text)"
+    )
+    con.execute("insert into reference_list values (?, ?, 'ok')", (citing, number))
+    con.executemany("insert into seed values (?)", [(s,) for s in seeds])
+    # every printed seed but the first accepted, and one seed the PDF does not print
+    edges = [(citing, number, s, "accept") for s in [*printed[1:], wrong]] + [
+        (citing, number, printed[0], "review")
+    ]
+    con.executemany("insert into citation values (?, ?, ?, ?)", edges)
+    con.commit()
+    con.close()
+    got = text_edges_vs_truth(db.parent, messy_world)
+    n = len(printed)
+    assert got["edges_printed"] == n and got["edges_accepted"] == n
+    assert got["edge_recall"] == round((n - 1) / n, 4) and got["edge_precision"] == round((n - 1) / n, 4)

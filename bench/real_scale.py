@@ -26,6 +26,15 @@ the world's truth), index_agreement, peak_rss_mb, wall_s, projected_hours (arXiv
 the index 1 s for S2, 0.11 s for OpenAlex), identical_after_kill (null unless --kill-after),
 usable_share (fetched pool and distractor papers that became documents under the token budget),
 and dry_run_estimate vs requests_after_plan. What it cannot measure yet is said in "not_measured".
+
+``phenomena``: the share of each bibliography phenomenon (``reflong.demo.bib_phenomena``) in the
+run's references (``world``: entries as the run read them; titles of the seed citations as the
+stand-in printed them) beside the real corpus's (``corpus``: ../shared/corpus, or --corpus; null
+with a reason when it is not there). ``unprovable_pairs``: true citations whose entry is venue-only
+(no title, id or DOI), counted neither way in answer_precision/answer_recall. ``text_edges``: the
+resolver's accepted edges against the seed citations each read PDF prints (edge_precision,
+edge_recall; ``reflong.demo.edge_truth``): the answers hide a miss the index knows of (the document
+is left out of the task as unclear), the edges do not.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ import argparse
 import json
 from pathlib import Path
 
+from reflong.demo.edge_truth import text_edges_vs_truth
+from reflong.demo.phenomena_shares import corpus_shares, world_shares
 from reflong.demo.rehearsal import (
     RehearsalSettings,
     StandIns,
@@ -104,6 +115,11 @@ def main() -> None:
         help="S[,S2...]: SIGKILL a second store's run after S s, rerun (killed again after S2 s...), finish",
     )
     ap.add_argument("--index", choices=("s2", "openalex"), default="s2", help="the citation index stand-in")
+    ap.add_argument(
+        "--corpus",
+        default=str(Path(__file__).resolve().parents[1].parent / "shared" / "corpus"),
+        help="the real corpus whose bibliography phenomena are printed beside the world's",
+    )
     args = ap.parse_args()
     work = Path(args.work).resolve()
     settings = RehearsalSettings(scale=args.scale, index=args.index, lengths=args.lengths)
@@ -120,7 +136,26 @@ def main() -> None:
     if not args.dry_run_only and args.kill_after is None:
         result["identical_after_kill"] = None
         result["not_measured"] = [*result["not_measured"], "identical_after_kill (give --kill-after S)"]
+    if not args.dry_run_only:
+        world = work / f"world-{args.scale:g}"
+        result["phenomena"] = phenomena(Path(result["run_dir"]), world, args)
+        result["text_edges"] = text_edges_vs_truth(Path(result["run_dir"]), world, args.lengths)
     print(json.dumps(result, sort_keys=True))
+
+
+def phenomena(run_dir: Path, world: Path, args: argparse.Namespace) -> dict:
+    """The world's phenomenon shares beside the corpus's, and one printed line per population."""
+    corpus = Path(args.corpus)
+    out = {"world": world_shares(run_dir, world, args.lengths), "corpus": None}
+    if (corpus / "pdf").is_dir():
+        out["corpus"] = corpus_shares(corpus)
+    else:
+        out["corpus_missing"] = f"no corpus at {corpus} (give --corpus)"
+    for population in ("entries", "cited_titles"):
+        w, c = out["world"][population], (out["corpus"] or {}).get(population, {})
+        cells = [f"{k} {w[k]:.4f}/{c[k]:.4f}" if k in c else f"{k} {w[k]:.4f}/?" for k in w if k != "n"]
+        print(f"phenomena in {population} (world/corpus, n {w['n']}/{c.get('n', '?')}): {', '.join(cells)}")
+    return out
 
 
 if __name__ == "__main__":

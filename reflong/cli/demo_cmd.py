@@ -82,6 +82,14 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "measured on real arXiv papers (body median ~9K tokens, 49 entries).",
 )
 @click.option(
+    "--messy/--clean",
+    default=default_of(SynthConfig, "messy"),
+    show_default=True,
+    help="--messy: bibliography entries go wrong as real ones do, at the shares measured on the real "
+    "corpus (earlier-version titles, typos, dropped subtitles, unpunctuated styles, venue-only "
+    "entries); a venue-only seed citation goes under 'ambiguous' in truth.jsonl.",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
@@ -96,6 +104,7 @@ def synth_arxiv(
     distractor_months: int,
     pool_months: int,
     lengths: str,
+    messy: bool,
     jobs: int | None,
 ) -> None:
     """Generate a synthetic arXiv: seeds, citing papers and distractors as two-column PDFs.
@@ -114,6 +123,7 @@ def synth_arxiv(
         distractor_months=distractor_months,
         pool_months=pool_months,
         lengths=lengths,
+        messy=messy,
     )
     summary = generate(Path(out), cfg, jobs=jobs, progress=tqdm_progress)
     roles = ", ".join(f"{n} {r}" for r, n in summary.roles.items())

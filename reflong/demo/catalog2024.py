@@ -25,6 +25,11 @@ the author's reason without the word "withdrawn". About 3% get a metadata-only u
 added: the OAI datestamp moves, no new version). A few records are messy on purpose: TeX and
 line breaks in titles, no categories, a version without a date.
 
+Retitled papers: about 8% of the papers with a v2 carried another title in v1 (a subtitle added
+later, a word added or replaced: ``messy.earlier_title``), kept as ``"title"`` in their v1 entry of
+``versions``; the top-level title is the current one, as arXiv lists it. Citers may quote the old
+one (``on_demand``).
+
 Titles come from ``titles.realistic_title`` (see there): the demo grammar's few hundred thousand
 one-word-apart titles made every reference look like dozens of a 7,000-seed window's papers.
 
@@ -48,6 +53,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from reflong.demo import text
+from reflong.demo.messy import earlier_title
 from reflong.demo.titles import realistic_title
 from reflong.servers.oai import LICENSE_MIX
 
@@ -214,7 +220,7 @@ def _categories(d: _Draw, kind: str) -> list[str]:
     return cats
 
 
-def _paper(d: _Draw, arxiv_id: str, first: date, kind: str, serial: int) -> dict:
+def _paper(d: _Draw, arxiv_id: str, first: date, kind: str, serial: int, seed: int = 0) -> dict:
     """One paper's full history (every version, withdrawal, update), before truncation."""
     cats = _categories(d, kind)
     authors = [f"{d.pick(text.FIRST_NAMES)} {d.pick(text.LAST_NAMES)}" for _ in range(d.pick(_AUTHOR_COUNTS))]
@@ -249,6 +255,11 @@ def _paper(d: _Draw, arxiv_id: str, first: date, kind: str, serial: int) -> dict
         {"version": f"v{i}", "published": day.isoformat(), "size_kb": d.int(150, 4800)}
         for i, day in enumerate(dates, 1)
     ]
+    # A few papers were retitled in v2 (from a stream of their own: the draws above are unchanged);
+    # their v1 keeps the old title, which citers may still quote (reflong.demo.messy).
+    old_title = earlier_title(arxiv_id, title, n_versions, seed)
+    if old_title:
+        versions[0]["title"] = old_title
     withdrawal = None
     if d.r() < 0.006:
         withdrawal = (dates[-1] + timedelta(days=d.int(3, 150)), d.pick(WITHDRAWAL_REASONS))
@@ -300,7 +311,7 @@ def _month_papers(seed: int, scale: float, month: str) -> Iterator[dict]:
     d = _Draw(rng)
     for i, (kind, day) in enumerate(zip(kinds, days, strict=True)):
         number += d.int(1, max_step)
-        paper = _paper(d, f"{yymm}.{number:05d}", day, kind, i)
+        paper = _paper(d, f"{yymm}.{number:05d}", day, kind, i, seed)
         paper["kind"] = kind
         yield paper
 
@@ -309,6 +320,8 @@ def _truncate(paper: dict, cutoff: str) -> dict:
     """The record as arXiv shows it at the end of day ``cutoff`` (YYYY-MM-DD)."""
     rec = dict(paper["rec"])
     versions = [v for v in rec["versions"] if v.get("published", rec["first_published"]) <= cutoff]
+    if len(versions) == 1 and "title" in versions[0]:  # not retitled yet at the cutoff
+        versions = [{k: v for k, v in versions[0].items() if k != "title"}]
     stamps = [v["published"] for v in versions if "published" in v]
     withdrawal = paper["withdrawal"]
     if withdrawal and withdrawal[0].isoformat() <= cutoff:

@@ -24,6 +24,7 @@ from reflong import __version__
 from reflong.common.errors import ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.demo.document import compose
+from reflong.demo.messy import earlier_title
 from reflong.demo.references import Entry, bibliography
 from reflong.demo.render import save_pdf
 from reflong.demo.world import Paper, SynthConfig, Version, World, plan_world
@@ -50,10 +51,32 @@ def pdf_name(arxiv_id: str, version: str) -> str:
     return f"pdf/{arxiv_id}{version}.pdf"
 
 
-def entries_for(world: World, paper: Paper, version: Version) -> list[Entry]:
+_EARLIER: list[tuple[World, dict[str, str]]] = []  # the last world's, computed once (render jobs)
+
+
+def earlier_titles(world: World) -> dict[str, str]:
+    """{arXiv id: v1 title} of the papers retitled in a later version (only in a messy world)."""
+    if not world.config.messy:
+        return {}
+    if _EARLIER and _EARLIER[0][0] is world:
+        return _EARLIER[0][1]
+    out = {}
+    for key, p in world.papers.items():
+        old = earlier_title(key, p.work.title, len(p.versions), world.config.seed)
+        if old:
+            out[key] = old
+    _EARLIER[:] = [(world, out)]
+    return out
+
+
+def entries_for(
+    world: World, paper: Paper, version: Version, earlier: dict[str, str] | None = None
+) -> list[Entry]:
     works = [world.works[k] for k in version.refs]
     stream = f"reflong-demo:{world.config.seed}:{paper.arxiv_id}:bib"
-    return bibliography(works, paper.style, stream, paper.long_entries)
+    if earlier is None:
+        earlier = earlier_titles(world)
+    return bibliography(works, paper.style, stream, paper.long_entries, world.config.messy, earlier)
 
 
 def _render_job(world: World, arxiv_id: str, vi: int, out: Path) -> tuple[str, str]:
@@ -112,6 +135,7 @@ def render_all(
 def catalog_records(world: World) -> tuple[list[dict], list[dict]]:
     """papers.jsonl and seeds.jsonl records (top-level fields describe the latest version)."""
     papers, seeds = [], []
+    earlier = earlier_titles(world)
     for key, p in world.papers.items():
         last = p.versions[-1]
         rec = {
@@ -130,6 +154,8 @@ def catalog_records(world: World) -> tuple[list[dict], list[dict]]:
             ],
             "abstract": p.abstract,
         }
+        if key in earlier:  # retitled: v1 carried another title (arXiv lists only the current one)
+            rec["versions"][0]["title"] = earlier[key]
         if p.work.doi:
             rec["doi"] = p.work.doi
         papers.append(rec)
@@ -148,17 +174,25 @@ def catalog_records(world: World) -> tuple[list[dict], list[dict]]:
 
 
 def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
-    """For every paper version: the seeds it cites (entry text, evidence form) and near misses."""
+    """For every paper version: the seeds it cites (entry text, evidence form) and near misses.
+
+    In a messy world a venue-only entry of a seed (no title, arXiv id or DOI) goes under
+    ``ambiguous``, not ``cites``: the truth is what reading the PDF can prove, and such pairs count
+    neither way, as in the corpus labels."""
     seeds = {k for k, p in world.papers.items() if p.role == "seed"}
+    earlier = earlier_titles(world)
     out = []
     for key, p in world.papers.items():
         for v in p.versions:
-            entries = entries_for(world, p, v)
+            entries = entries_for(world, p, v, earlier)
             cited = {e.key for e in entries}
-            cites, near = [], []
+            cites, near, ambiguous = [], [], []
             for e in entries:
                 ref = f"{e.label} {e.text}".strip()
-                if e.key in seeds:
+                if e.key in seeds and not e.provable:
+                    why = "venue-only entry: no title, arXiv id or DOI to tie it to the seed"
+                    ambiguous.append({"seed": e.key, "reference": ref, "why": why})
+                elif e.key in seeds:
                     cites.append({"seed": e.key, "reference": ref, "form": e.form})
                 fam = world.family_of(e.key)
                 for other in fam.members if fam else []:
@@ -179,6 +213,8 @@ def truth_records(world: World, sha: dict[str, str]) -> list[dict]:
                     "near_misses": sorted(near, key=lambda c: (c["seed"], c["reference"])),
                 }
             )
+            if ambiguous:
+                out[-1]["ambiguous"] = sorted(ambiguous, key=lambda c: c["seed"])
     return out
 
 

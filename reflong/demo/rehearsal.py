@@ -472,9 +472,13 @@ class Ledger:
 # answers against the truth
 
 
-def answers_vs_truth(db: Path, truth: set[tuple[str, str]]) -> tuple[float | None, float | None]:
+def answers_vs_truth(
+    db: Path, truth: set[tuple[str, str]], unprovable: set[tuple[str, str]] = frozenset()
+) -> tuple[float | None, float | None]:
     """Precision and recall of the last build's answers: a document answers a task when the
-    world's truth says its paper cites the key."""
+    world's truth says its paper cites the key. ``unprovable`` pairs (the citing paper's entry is
+    venue-only: no title, arXiv id or DOI) count neither way: no reading of the PDF can prove them,
+    and Ref-Long's truth is what the PDF proves."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         build = con.execute("select max(id) from build").fetchone()[0]
@@ -484,7 +488,9 @@ def answers_vs_truth(db: Path, truth: set[tuple[str, str]]) -> tuple[float | Non
         ):
             docs = [d.rsplit("v", 1)[0] for d in json.loads(docs_json)]
             answer = set(json.loads(answer_json))
-            cites = {i for i, d in enumerate(docs) if (d, key) in truth}
+            moot = {i for i, d in enumerate(docs) if (d, key) in unprovable}
+            answer -= moot
+            cites = {i for i, d in enumerate(docs) if (d, key) in truth} - moot
             tp += len(answer & cites)
             answered += len(answer)
             relevant += len(cites)
@@ -524,6 +530,7 @@ def _index_estimate(lines: list[str]) -> int | None:
 def build_figures(run_dir: Path, world: Path) -> dict:
     """What the finished run built, read from its store and outputs."""
     from reflong.demo.citation_graph import TRUTH_FILE, read_truth_pairs
+    from reflong.demo.on_demand import unprovable_pairs
 
     out, db = run_dir / "out", run_dir / "store.db"
     report = json.loads((out / "build_report.json").read_text(encoding="utf-8"))
@@ -537,12 +544,14 @@ def build_figures(run_dir: Path, world: Path) -> dict:
     finally:
         con.close()
     tasks = {f.stem: len(json.loads(f.read_text(encoding="utf-8"))) for f in sorted(out.glob("*_*K.json"))}
-    precision, recall = answers_vs_truth(db, read_truth_pairs(world / TRUTH_FILE))
+    unprovable = unprovable_pairs(world)
+    precision, recall = answers_vs_truth(db, read_truth_pairs(world / TRUTH_FILE), unprovable)
     return {
         "keys": {"index": keys, **{d: len(v) for d, v in report.get("keys_used", {}).items()}},
         "tasks": tasks,
         "answer_precision": precision,
         "answer_recall": recall,
+        "unprovable_pairs": len(unprovable),
         "index_agreement": report.get("index_agreement", {}),
         "usable_share": round(1 - len(report.get("excluded_docs", {})) / fetched_docs, 4)
         if fetched_docs

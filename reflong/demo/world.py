@@ -61,6 +61,11 @@ class SynthConfig:
     distractor_months: int = 6
     pool_months: int = 6
     lengths: str = "demo"
+    # Entries that go wrong as real ones do (reflong.demo.messy): earlier-version titles (a few
+    # revised papers were retitled; their v1 title is kept in papers.jsonl), typos, dropped
+    # subtitles, unpunctuated styles, venue-only entries. Off by default: the demo's figures and
+    # the tests built on them assume verbatim titles.
+    messy: bool = False
 
 
 @dataclass

@@ -245,6 +245,21 @@ def after_is_not_title(
     return None
 
 
+def author_block_before(words: list[str], colons: list[bool] | None, first: int, surname: str) -> bool:
+    """Whether the words before the title run are the entry's author block closed by a colon
+    ("He Huanhuan: On Dignaga's Names"): a short run of words from the entry's start (numbering
+    aside) that names the seed's first author, with the colon right before the run. Without the
+    seed's name the colon is read as a title's head ("CMMLU: Measuring ...")."""
+    if not surname or first == 0 or colons is None or not colons[first - 1]:
+        return False
+    lead = 1 if words[0].isdigit() else 0
+    block = words[lead:first]
+    return 0 < len(block) <= AUTHOR_BLOCK_WORDS and surname in block
+
+
+AUTHOR_BLOCK_WORDS = 4  # "He Huanhuan", "Sylvester Keil", "J. R. R. Tolkien": a name, not a list
+
+
 def leading_sequel(words: list[str], bounds: list[bool], first: int) -> set[str]:
     """A sequel or version mark printed right before the title run in the same field ("R3:
     Reinforced mnemonic reader models", "Minference 1.0: Accelerating ..."): the run is the
@@ -302,6 +317,15 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
     only names, initials, years and "et al." ("Georgeff M P 1987 Actions processes and causality
     In ..." vs "A Yoshida et al in ...")."""
     if cased is None:
+        return True
+    # Author-year styles print the entry's own title right after the year; a Title Case chapter
+    # title ("1973 Monuments, Mobilization and Social Organization ...") has no lower-case prose
+    # word, but any word between the year and the "In" is that title ("Smith J 2010 in: ..." has none).
+    years = [i for i, w in enumerate(cased[:p]) if _YEAR_TOKEN.match(w.rstrip("abcdef"))]
+    if years and any(
+        w[:1].isalpha() and w.lower() not in EDITOR_WORDS and w.lower() not in ("in", "et", "al")
+        for w in cased[years[0] + 1 : p]
+    ):
         return True
     lower = [
         w

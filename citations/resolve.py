@@ -32,7 +32,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import accumulate, chain
+from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
@@ -41,7 +41,7 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
-# 8: a tie between two accepted titles goes to the one printed first (the entry's own title, not
+# 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two); a tie between two accepted titles goes to the one printed first (the entry's own title, not
 #    its container); a word after the year before "In" is a chapter title (Title Case chapters
 #    kept from their volume); an author block closed by a colon that names the seed's first author
 #    ("He Huanhuan: On ...") is a field boundary before the title.
@@ -167,7 +167,11 @@ class _Ref:
     def of(cls, entry: ParsedEntry) -> _Ref:
         words, bounds = words_with_boundaries(entry.raw)
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
+        # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
+        # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
+        glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
+        wordset = frozenset(words).union(glued)
+        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), wordset)
 
 
 def _sequel_marks(plain: str) -> set[str]:

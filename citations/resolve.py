@@ -44,7 +44,8 @@ from reflong.common.dois import split_dois
 # 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two); a tie between two accepted titles goes to the one printed first (the entry's own title, not
 #    its container); a word after the year before "In" is a chapter title (Title Case chapters
 #    kept from their volume); an author block closed by a colon that names the seed's first author
-#    ("He Huanhuan: On ...") is a field boundary before the title.
+#    ("He Huanhuan: On ...", no period inside the block) is a field boundary before the title; a
+#    hyphenated seed word counts as its parts for the variant rule's four words.
 # 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
 #    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
 #    ends a field), sequel marks from the title as printed only (not a volume or pages after it;
@@ -193,6 +194,12 @@ class _Layout:
     last: int = 0  # its last word
 
 
+def _title_words(seed: _Seed) -> int:
+    """Words of the seed title with a hyphenated word counted as its parts: normalising joins
+    "Instance-based" into one word, but it says as much about the work as two words do."""
+    return len(norm(seed.info.title.replace("-", " ")).split())
+
+
 def _author_keys(name: str | None) -> tuple[str, str]:
     if not name:
         return "", ""
@@ -335,7 +342,7 @@ class SeedIndex:
                 )
                 before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
                 if before is None and te.author_block_before(
-                    ref.words, ref.colons, run.first, seed.author_last
+                    ref.words, ref.bounds, ref.colons, run.first, seed.author_last
                 ):
                     before = "an author block closed by a colon"
                 after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
@@ -550,8 +557,8 @@ class SeedIndex:
         variant = (
             t.variant <= score < t.accept
             and author == "match"
-            and seed.n_words >= 4
             and not (sequel or predates or other_id or lay.doubts)
+            and _title_words(seed) >= 4
             and seed.year
             and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
         )

@@ -245,16 +245,20 @@ def after_is_not_title(
     return None
 
 
-def author_block_before(words: list[str], colons: list[bool] | None, first: int, surname: str) -> bool:
+def author_block_before(
+    words: list[str], bounds: list[bool], colons: list[bool] | None, first: int, surname: str
+) -> bool:
     """Whether the words before the title run are the entry's author block closed by a colon
     ("He Huanhuan: On Dignaga's Names"): a short run of words from the entry's start (numbering
-    aside) that names the seed's first author, with the colon right before the run. Without the
-    seed's name the colon is read as a title's head ("CMMLU: Measuring ...")."""
+    aside), no field boundary inside, that names the seed's first author, with the colon right
+    before the run. Without the seed's name the colon is read as a title's head ("CMMLU:
+    Measuring ..."); after a closed author block it is one too ("P. Utgoff. ID5: An ...")."""
     if not surname or first == 0 or colons is None or not colons[first - 1]:
         return False
     lead = 1 if words[0].isdigit() else 0
     block = words[lead:first]
-    return 0 < len(block) <= AUTHOR_BLOCK_WORDS and surname in block
+    closed_inside = any(bounds[lead : first - 1])
+    return 0 < len(block) <= AUTHOR_BLOCK_WORDS and surname in block and not closed_inside
 
 
 AUTHOR_BLOCK_WORDS = 4  # "He Huanhuan", "Sylvester Keil", "J. R. R. Tolkien": a name, not a list

@@ -371,6 +371,10 @@ def test_an_author_block_closed_by_a_colon_is_not_a_title_head():
     assert m.band == "accept" and "author block closed by a colon" in m.reason, m.reason
     # Without the seed's first author before it the colon still opens a subtitle.
     assert _one(seed, ref.replace("He Huanhuan", "Buddhist Logic")).band != "accept"
+    # After an author block closed by a period, the words before a colon are the title's head.
+    utgoff = SeedTitle("w-id3", "An incremental ID3", "1988-01-01", "Utgoff")
+    m = _one(utgoff, "P. Utgoff. ID5: An Incremental ID3. In Proc. 5th Intl. Conf. Mach. Learning, 1988.")
+    assert "author block" not in m.reason, m.reason
 
 
 def test_a_title_is_scored_within_its_own_field_when_the_seed_is_longer():
@@ -399,3 +403,18 @@ def test_a_hyphenated_seed_word_printed_as_two_words_still_finds_the_seed():
     )
     m = _one(seed, ref)
     assert m.band == "accept" and "title printed differently" in m.reason, m
+
+
+def test_a_hyphenated_word_counts_as_two_for_the_variant_rule():
+    # "Instance-based learning algorithms" normalises to three words, but is as specific as a
+    # four-word title: printed "... Methods" with the first author and year it is the same work.
+    seed = SeedTitle("w-ibl", "Instance-based learning algorithms", "1991-01-01", "Aha")
+    ref = 'Aha, D. W., Kibler, D., Albert, M. K. (1991) "Instance-Based Learning Methods," Machine Learning, 6, 37-66.'
+    m = _one(seed, ref)
+    assert m.band == "accept" and "title printed differently" in m.reason, m.reason
+    # A three-word title without a hyphen still needs its words as printed.
+    seed = SeedTitle("w-mdt", "Multivariate decision trees", "1995-01-01", "Brodley")
+    assert (
+        _one(seed, "C. Brodley and P. Utgoff. Multivariate trees. Machine Learning, 19, 1995.").band
+        == "review"
+    )

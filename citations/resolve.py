@@ -197,7 +197,10 @@ class _Layout:
 def _title_words(seed: _Seed) -> int:
     """Words of the seed title with a hyphenated word counted as its parts: normalising joins
     "Instance-based" into one word, but it says as much about the work as two words do."""
-    return len(norm(seed.info.title.replace("-", " ")).split())
+    return len(norm(_WORD_HYPHEN.sub(" ", seed.info.title)).split())
+
+
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not "1971-1977"
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:

@@ -326,11 +326,17 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
     # title ("1973 Monuments, Mobilization and Social Organization ...") has no lower-case prose
     # word, but any word between the year and the "In" is that title ("Smith J 2010 in: ..." has none).
     years = [i for i, w in enumerate(cased[:p]) if _YEAR_TOKEN.match(w.rstrip("abcdef"))]
-    if years and any(
-        w[:1].isalpha() and w.lower() not in EDITOR_WORDS and w.lower() not in ("in", "et", "al")
-        for w in cased[years[0] + 1 : p]
-    ):
-        return True
+    if years:
+        after_year = []
+        for w in cased[years[0] + 1 : p]:
+            if w.lower() == "in":
+                break  # "Folkner W M 2009, in IAU Symposium, ed. ...": the volume, no chapter
+            after_year.append(w)
+        if any(
+            w[:1].isalpha() and w.lower() not in EDITOR_WORDS and w.lower() not in ("et", "al")
+            for w in after_year
+        ):
+            return True
     lower = [
         w
         for w in cased[:p]

@@ -359,6 +359,12 @@ def test_a_title_case_chapter_after_the_year_is_not_its_volume():
     # The physics form "Author 2010 in: Eds, Book" (no chapter title) still cites the book.
     ref = "Renfrew C 1973 in The Explanation of Culture Change: Models in Prehistory (Pittsburgh: UPP)"
     assert _one(volume, ref).band == "accept"
+    # Nor when editors follow the volume: the volume's own words after the "in" are no chapter.
+    ref = (
+        "Renfrew, C. 1973, in Conf. Ser. 101, The Explanation of Culture Change: Models in Prehistory, ed. J. Smith "
+        "& K. Jones (Pittsburgh: UPP), 539-559"
+    )
+    assert _one(volume, ref).band == "accept"
 
 
 def test_an_author_block_closed_by_a_colon_is_not_a_title_head():
@@ -418,3 +424,7 @@ def test_a_hyphenated_word_counts_as_two_for_the_variant_rule():
         _one(seed, "C. Brodley and P. Utgoff. Multivariate trees. Machine Learning, 19, 1995.").band
         == "review"
     )
+    # A range of years is not a hyphenated word: the next survey of the series is another work.
+    seed = SeedTitle("w-hs", "Homer studies 1971-1977", "1978-01-01", "Holoka")
+    ref = "J. P. Holoka, ‘Homer studies 1978-1983. II’, CW 84 (1990-1991), pp. 89-156."
+    assert _one(seed, ref).band != "accept"

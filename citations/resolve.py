@@ -41,11 +41,13 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
-# 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two); a tie between two accepted titles goes to the one printed first (the entry's own title, not
-#    its container); a word after the year before "In" is a chapter title (Title Case chapters
-#    kept from their volume); an author block closed by a colon that names the seed's first author
-#    ("He Huanhuan: On ...", no period inside the block) is a field boundary before the title; a
-#    hyphenated seed word counts as its parts for the variant rule's four words.
+# 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two words); each
+#    field the title alignment touches scored on its own; a tie between two accepted titles goes
+#    to the one printed first (the entry's own title, not its container); a word after the year
+#    before "In" is a chapter title (Title Case chapters kept from their volume); an author block
+#    closed by a colon that names the seed's first author ("He Huanhuan: On ...", no period inside
+#    the block) is a field boundary before the title; a hyphenated seed word counts as its parts
+#    for the variant rule's four words (a year range does not).
 # 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
 #    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
 #    ends a field), sequel marks from the title as printed only (not a volume or pages after it;

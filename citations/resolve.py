@@ -32,7 +32,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import accumulate, chain
+from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
@@ -41,6 +41,13 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two words); each
+#    field the title alignment touches scored on its own; a tie between two accepted titles goes
+#    to the one printed first (the entry's own title, not its container); a word after the year
+#    before "In" is a chapter title (Title Case chapters kept from their volume); an author block
+#    closed by a colon that names the seed's first author ("He Huanhuan: On ...", no period inside
+#    the block) is a field boundary before the title; a hyphenated seed word counts as its parts
+#    for the variant rule's four words (a year range does not).
 # 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
 #    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
 #    ends a field), sequel marks from the title as printed only (not a volume or pages after it;
@@ -49,7 +56,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-7"
+RESOLVER_VERSION = "resolve-8"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -103,6 +110,7 @@ class Match:
     author: str  # match | mismatch | unknown
     reason: str = ""
     notes: list[str] = field(default_factory=list)
+    at: int = -1  # word of the raw string where the title is printed (-1: id match / unknown)
 
 
 @dataclass
@@ -162,7 +170,11 @@ class _Ref:
     def of(cls, entry: ParsedEntry) -> _Ref:
         words, bounds = words_with_boundaries(entry.raw)
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), frozenset(words))
+        # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
+        # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
+        glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
+        wordset = frozenset(words).union(glued)
+        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), wordset)
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -182,6 +194,15 @@ class _Layout:
     doubts: list[str]  # evidence that keeps the edge out of accept (container, series volume)
     first: int = 0  # first word of the title run as printed (where its layout is read)
     last: int = 0  # its last word
+
+
+def _title_words(seed: _Seed) -> int:
+    """Words of the seed title with a hyphenated word counted as its parts: normalising joins
+    "Instance-based" into one word, but it says as much about the work as two words do."""
+    return len(norm(_WORD_HYPHEN.sub(" ", seed.info.title)).split())
+
+
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not "1971-1977"
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
@@ -325,6 +346,10 @@ class SeedIndex:
                     None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
                 )
                 before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
+                if before is None and te.author_block_before(
+                    ref.words, ref.bounds, ref.colons, run.first, seed.author_last
+                ):
+                    before = "an author block closed by a colon"
                 after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:
                 # the field's score decides it (the run exists for unclosed and glued fields).
@@ -365,7 +390,18 @@ class SeedIndex:
         while last < len(ref.words) - 1 and not ref.bounds[last]:
             last += 1
         span = " ".join(ref.words[first : last + 1])
-        return fuzz.ratio(seed.plain, span), first, span
+        best = (fuzz.ratio(seed.plain, span), first, span)
+        # A seed longer than the title as printed pulls the alignment over a boundary into the
+        # next field ("The cascade-correlation architecture. In Touretzky ..."): each field the
+        # alignment touches is scored on its own too, since a title is one field.
+        lo_w = first
+        for i in range(first, last + 1):
+            if ref.bounds[i] or i == last:
+                if lo_w > first or i < last:
+                    part = " ".join(ref.words[lo_w : i + 1])
+                    best = max(best, (fuzz.ratio(seed.plain, part), lo_w, part), key=lambda f: f[0])
+                lo_w = i + 1
+        return best
 
     def _container_doubts(self, seed: _Seed, ref: _Ref, first: int, last: int, author: str) -> list[str]:
         """Why the title printed from word ``first`` may be the container of the cited work
@@ -526,8 +562,8 @@ class SeedIndex:
         variant = (
             t.variant <= score < t.accept
             and author == "match"
-            and seed.n_words >= 4
             and not (sequel or predates or other_id or lay.doubts)
+            and _title_words(seed) >= 4
             and seed.year
             and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
         )
@@ -547,7 +583,15 @@ class SeedIndex:
         band = "accept" if score >= t.accept else "review" if score >= t.review else "reject"
         reason = "; ".join(notes) if notes else f"title field score {title_score:.1f}"
         return Match(
-            seed.info.arxiv_id, "title", round(score, 2), band, round(title_score, 2), author, reason, notes
+            seed.info.arxiv_id,
+            "title",
+            round(score, 2),
+            band,
+            round(title_score, 2),
+            author,
+            reason,
+            notes,
+            start,
         )
 
     def resolve(self, entry: ParsedEntry | str) -> list[Match]:
@@ -563,8 +607,18 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
-        # Ties (two variant titles both lifted to the accept score) go to the closer title.
-        out.sort(key=lambda m: (m.band != "accept", -m.score, -m.title_score, m.seed_id))
+        # Ties (two variant titles both lifted to the accept score) go to the closer title; then
+        # to the title printed first: an entry prints its own title before its container's
+        # ("Chapter. In Editors, Volume"), so a tie is never settled by the seeds' ids.
+        out.sort(
+            key=lambda m: (
+                m.band != "accept",
+                -m.score,
+                -m.title_score,
+                m.at if m.at >= 0 else 1 << 30,
+                m.seed_id,
+            )
+        )
         for m in out[1:]:
             if m.band == "accept":
                 m.band = "review"

@@ -245,6 +245,25 @@ def after_is_not_title(
     return None
 
 
+def author_block_before(
+    words: list[str], bounds: list[bool], colons: list[bool] | None, first: int, surname: str
+) -> bool:
+    """Whether the words before the title run are the entry's author block closed by a colon
+    ("He Huanhuan: On Dignaga's Names"): a short run of words from the entry's start (numbering
+    aside), no field boundary inside, that names the seed's first author, with the colon right
+    before the run. Without the seed's name the colon is read as a title's head ("CMMLU:
+    Measuring ..."); after a closed author block it is one too ("P. Utgoff. ID5: An ...")."""
+    if not surname or first == 0 or colons is None or not colons[first - 1]:
+        return False
+    lead = 1 if words[0].isdigit() else 0
+    block = words[lead:first]
+    closed_inside = any(bounds[lead : first - 1])
+    return 0 < len(block) <= AUTHOR_BLOCK_WORDS and surname in block and not closed_inside
+
+
+AUTHOR_BLOCK_WORDS = 4  # "He Huanhuan", "Sylvester Keil", "J. R. R. Tolkien": a name, not a list
+
+
 def leading_sequel(words: list[str], bounds: list[bool], first: int) -> set[str]:
     """A sequel or version mark printed right before the title run in the same field ("R3:
     Reinforced mnemonic reader models", "Minference 1.0: Accelerating ..."): the run is the
@@ -303,6 +322,21 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
     In ..." vs "A Yoshida et al in ...")."""
     if cased is None:
         return True
+    # Author-year styles print the entry's own title right after the year; a Title Case chapter
+    # title ("1973 Monuments, Mobilization and Social Organization ...") has no lower-case prose
+    # word, but any word between the year and the "In" is that title ("Smith J 2010 in: ..." has none).
+    years = [i for i, w in enumerate(cased[:p]) if _YEAR_TOKEN.match(w.rstrip("abcdef"))]
+    if years:
+        after_year = []
+        for w in cased[years[0] + 1 : p]:
+            if w.lower() == "in":
+                break  # "Folkner W M 2009, in IAU Symposium, ed. ...": the volume, no chapter
+            after_year.append(w)
+        if any(
+            w[:1].isalpha() and w.lower() not in EDITOR_WORDS and w.lower() not in ("et", "al")
+            for w in after_year
+        ):
+            return True
     lower = [
         w
         for w in cased[:p]

@@ -196,3 +196,23 @@ def test_progress_goes_to_stderr_and_stdout_holds_only_decisions(sample, tmp_pat
         err.splitlines()[-1],
     )
     assert last and sum(map(int, last.groups())) == 5
+
+
+def test_decisions_and_summary_never_share_a_line_with_the_progress_bar(sample, tmp_path):
+    # REFLONG_PROGRESS=1 forces the tqdm bar as on a terminal, where stdout and stderr end on one
+    # screen: no decision may be glued after the bar, and the summary is a line of its own.
+    entries, seeds = sample
+    entries_file, seeds_file = _write(tmp_path, entries[:5], seeds)
+    res = CliRunner().invoke(
+        main,
+        ["match", "--seeds", str(seeds_file), "--entries", str(entries_file)],
+        env={"REFLONG_PROGRESS": "1"},
+    )
+    assert res.exit_code == 0, res.output
+    shown = [line.split("\r")[-1] for line in res.output.split("\n")]  # what a terminal keeps
+    decisions = [line for line in shown if line.startswith("e")]
+    assert [line.split("\t")[0] for line in decisions] == [e["id"] for e in entries[:5]]
+    summary = [line for line in shown if line.startswith("match: 5 entries")]
+    assert len(summary) == 1 and "\t" not in summary[0]
+    glued = [line for line in shown if "%|" in line and "\t" in line]
+    assert not glued, f"bar and decision on one line: {glued}"

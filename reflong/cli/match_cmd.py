@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -89,18 +90,34 @@ def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, re
             d = match_raw(index, entry)
             counts[d.decision] += 1
             if fmt == "jsonl":
-                click.echo(json.dumps(d.to_dict(), ensure_ascii=False))
+                line = json.dumps(d.to_dict(), ensure_ascii=False)
             else:
                 row = d.to_dict()
                 score = "" if row["score"] is None or d.decision == "none" else f"{row['score']:g}"
                 reason = row["reason"] if d.decision != "none" else "-"
-                click.echo(f"{entry.id}\t{d.decision}\t{d.seed or '-'}\t{score}\t{reason}")
+                line = f"{entry.id}\t{d.decision}\t{d.seed or '-'}\t{score}\t{reason}"
+            _echo_beside(bar, line)
             bar.update(1)
     click.echo(
         f"match: {len(entries)} entries x {len(seeds)} seeds: "
         f"{counts['accept']} accept, {counts['review']} review, {counts['none']} none",
         err=True,
     )
+
+
+def _echo_beside(bar: object, line: str) -> None:
+    """Print one decision on stdout without sharing a line with the progress bar on stderr.
+
+    On a terminal both streams end on one screen: a tqdm bar left drawn (no newline) would get
+    the next decision glued after it, and the summary after the last one. tqdm's external write
+    mode clears the bar, prints, and redraws it below; line progress and no progress print whole
+    lines already."""
+    pause = getattr(type(bar), "external_write_mode", None)
+    if pause is None:
+        click.echo(line)
+        return
+    with pause(file=sys.stdout):
+        click.echo(line)
 
 
 COMMANDS = [match]

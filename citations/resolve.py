@@ -48,6 +48,8 @@ from reflong.common.dois import split_dois
 #    closed by a colon that names the seed's first author ("He Huanhuan: On ...", no period inside
 #    the block) is a field boundary before the title; a hyphenated seed word counts as its parts
 #    for the variant rule's four words (a year range does not).
+#    Pages, a DOI or a URL between an "In" and the title run end the container search (the "In"
+#    is an earlier entry's, glued to this one by the PDF text).
 # 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
 #    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
 #    ends a field), sequel marks from the title as printed only (not a volume or pages after it;

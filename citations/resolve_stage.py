@@ -53,7 +53,9 @@ def entry_of(row: Reference) -> ParsedEntry:
     )
 
 
-def _seed_title(s: Seed) -> SeedTitle:
+def seed_title(s: Seed) -> SeedTitle:
+    """A stored seed as the resolver sees it: title, date, first author and DOI. Assembly's checks
+    of the final text use this too, so they judge a reference exactly as resolution did."""
     return SeedTitle(s.arxiv_id, s.title, s.published, s.first_author, s.doi)
 
 
@@ -168,7 +170,7 @@ def run_resolve(
         # Plain copies: every commit below expires the ORM rows, and reading ``seq`` or the title
         # of an expired Seed is one SELECT each (7,000 seeds x 2,000 papers made resolve 0.3 papers/s).
         seed_seq = {sid: s.seq for sid, s in run_seeds.items()}
-        seed_titles = {sid: _seed_title(s) for sid, s in run_seeds.items()}
+        seed_titles = {sid: seed_title(s) for sid, s in run_seeds.items()}
         twins = find_twins(session, seed_titles.values())
         report.title_twins = sum(len(v) for v in twins.values())
         index_cache: dict[frozenset[str], SeedIndex] = {}

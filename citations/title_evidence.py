@@ -288,12 +288,20 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     return {nxt}
 
 
+_CLOSES_A_CONTAINER = frozenset({"pages", "pp", "doi", "http", "https", "url"})
+
+
 def container_at(words: list[str], bounds: list[bool], first: int) -> int | None:
     """Where the "In" is when the title run is the container of the entry: printed after an "In"
     that opens a field, editors or anything else between ("... Chapter title. In: Smith J (ed.)
     Handbook of X", "In K. Brown (gen. ed.), Encyclopedia of ..."). None when it is not; an entry
-    that opens with "In" is the volume itself."""
+    that opens with "In" is the volume itself. Pages, a DOI or a URL between the "In" and the title
+    run end the search: they come after a container's title, never between its editors and it, so
+    the "In" belongs to an entry already closed, one that the PDF text glued to the next ("... In
+    Proceedings of COLING, pages 539-548. doi:... Varga, J. (2024). Title")."""
     for p in range(first - 1, max(1, first - CONTAINER_WINDOW) - 1, -1):
+        if words[p] in _CLOSES_A_CONTAINER:
+            return None
         if words[p] == "in" and bounds[p - 1]:
             return p
     return None

@@ -180,3 +180,25 @@ def test_key_with_more_positives_than_the_shortest_task_fits_it():
         none == []
         and report.skipped_keys["2403.00001"] == "M=2 leaves no room for 2 positives and a negative"
     )
+
+
+def test_the_final_text_check_judges_with_the_seeds_first_author_as_resolution_did():
+    # Resolution saw the seed's first author; the check of the final text (invariant 1) must too,
+    # or a rule that needs the author ("seed has no author to check and another title-like field
+    # comes first") drops a true citation that resolution accepted. Found in the demo build: the
+    # PDF text glued reference 11 of 2405.00836 to the entry before it.
+    from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher
+    from reflong.citations.resolve import SeedTitle
+
+    key = KeyCandidate("2403.00494", "ValeMix: Structured Priors for Question Answering", "2024-03-01", ())
+    known = {key.arxiv_id: SeedTitle(key.arxiv_id, key.title, key.first_published, "Varga")}
+    references = (
+        "References\n[1] Suzuki, F., and Hansen, A. (2023). On the Attention of Robust Rankers in Image "
+        "Captioning. In Proceedings of COLING, pages 539-548. doi:10.18653/v1/2023.acl-main.287 Varga, J., "
+        "Wagner, S., Wang, T., and Costa, I. (2024). ValeMix: Structured Priors for Question Answering. "
+        "Proceedings of SIGIR.\n"
+    )
+    assert ResolverMatcher([key], known)(references)["2403.00494"].band == "accept"
+    assert "2403.00494" not in ResolverMatcher([key])(references)  # without the author: not accepted
+    guard = EntryGuardIndex([key], {}, known)
+    assert guard(references.split("] ", 1)[1]) == frozenset({"2403.00494"})

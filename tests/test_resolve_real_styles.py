@@ -428,3 +428,28 @@ def test_a_hyphenated_word_counts_as_two_for_the_variant_rule():
     seed = SeedTitle("w-hs", "Homer studies 1971-1977", "1978-01-01", "Holoka")
     ref = "J. P. Holoka, ‘Homer studies 1978-1983. II’, CW 84 (1990-1991), pp. 89-156."
     assert _one(seed, ref).band != "accept"
+
+
+def test_a_glued_next_entry_is_not_read_as_the_container_of_the_previous_one():
+    # PDF text merged two entries of a list into one string: the "In" belongs to the first entry,
+    # which closed with its pages and DOI before the second entry's authors, year and title. Found
+    # by the demo world (2405.00836, reference 11): resolve-8 sent this true citation to review.
+    seed = SeedTitle("2403.00494", "ValeMix: Structured Priors for Question Answering", "2024-03-01", "Varga")
+    ref = (
+        "Suzuki, F., and Hansen, A. (2023). On the Attention of Robust Rankers in Image Captioning. In "
+        "Proceedings of COLING, pages 539-548. doi:10.18653/v1/2023.acl-main.287 Varga, J., Wagner, S., "
+        "Wang, T., and Costa, I. (2024). ValeMix: Structured Priors for Question Answering. "
+        "Proceedings of SIGIR."
+    )
+    (match,) = SeedIndex([seed], Thresholds()).resolve(ref)
+    assert (match.seed_id, match.band, match.score) == ("2403.00494", "accept", 100.0)
+    # A real chapter, its container's editors right after the "In", is still kept from accept.
+    volume = SeedTitle(
+        "c-ml", "Machine Learning: An Artificial Intelligence Approach", "1986-01-01", "Michalski"
+    )
+    chapter = (
+        "Utgoff, P. E. 1986. Shift of bias of inductive concept learning. In Michalski, R.S.; Carbonell, "
+        "J.G.; and T.M., Mitchell, 1986, Machine Learning: An Artificial Intelligence Approach, Vol II. "
+        "Morgan Kaufmann Publishers. 107-148."
+    )
+    assert [m.band for m in SeedIndex([volume], Thresholds()).resolve(chapter)] == ["review"]

@@ -34,6 +34,7 @@ from reflong.assemble.prompts import (
     paper_template,
     prompt_tokens,
 )
+from reflong.citations.resolve import SeedTitle
 from reflong.common.tokenizer import DEFAULT_TOKENIZER, Tokenizer, get_tokenizer
 
 
@@ -109,6 +110,9 @@ class PaperInputs:
     seed_titles: dict[str, str] = field(default_factory=dict)  # every seed id -> title
     # Audit verdicts in force: (document ref, seed id) -> (confirm | reject, "who: why").
     verdicts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    # Every stored seed as the resolver saw it (first author, DOI): the checks of the final text
+    # (ResolverMatcher, EntryGuardIndex) must judge with the same evidence as resolution did.
+    resolver_seeds: dict[str, SeedTitle] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

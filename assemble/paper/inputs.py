@@ -9,7 +9,7 @@ are applied on top (see ``effective_positive``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 from reflong.assemble.paper.build import PaperInputs
 from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
 from reflong.citations.resolve import SeedIndex, SeedTitle
+from reflong.citations.resolve_stage import seed_title
 from reflong.citations.split import split_references
 from reflong.common.errors import ReflongError
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed
@@ -117,7 +118,19 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             license = newest[seed_id].license if seed_id in newest else None
             keys.append(KeyCandidate(seed_id, title, first, tuple(sorted(evidence)), dict(evidence), license))
         titles = {s.arxiv_id: s.title for s in seeds.values()}
-    return PaperInputs(keys, docs, distractors, dict(cited), titles, verdicts)
+        resolver_seeds = {s.arxiv_id: seed_title(s) for s in seeds.values()}
+    return PaperInputs(keys, docs, distractors, dict(cited), titles, verdicts, resolver_seeds)
+
+
+def _as_resolved(
+    seed_id: str, title: str, published: str | None, known: Mapping[str, SeedTitle]
+) -> SeedTitle:
+    """The seed with the first author and DOI resolution had (when the store has them): rules
+    such as "no author to check and another title-like field comes first" depend on them."""
+    stored = known.get(seed_id)
+    if stored is None:
+        return SeedTitle(seed_id, title, published)
+    return SeedTitle(seed_id, title, published, stored.first_author, stored.doi)
 
 
 class ResolverMatcher:
@@ -126,8 +139,9 @@ class ResolverMatcher:
     One index over every seed of the build, as in resolution, so that near-miss seeds compete for
     the same reference exactly as they did when the edges were made."""
 
-    def __init__(self, seeds: Iterable[KeyCandidate]) -> None:
-        self.index = SeedIndex(SeedTitle(k.arxiv_id, k.title, k.first_published) for k in seeds)
+    def __init__(self, seeds: Iterable[KeyCandidate], known: Mapping[str, SeedTitle] | None = None) -> None:
+        known = known or {}
+        self.index = SeedIndex(_as_resolved(k.arxiv_id, k.title, k.first_published, known) for k in seeds)
 
     def __call__(self, references: str) -> dict[str, Evidence]:
         entries, _style = split_references(references)
@@ -148,12 +162,19 @@ class EntryGuardIndex:
     just like a positive's entry for the key: every candidate the resolver scores at or above its
     ``keep`` threshold, or names by arXiv id or DOI."""
 
-    def __init__(self, keys: Iterable[KeyCandidate], seed_titles: dict[str, str]) -> None:
+    def __init__(
+        self,
+        keys: Iterable[KeyCandidate],
+        seed_titles: dict[str, str],
+        known: Mapping[str, SeedTitle] | None = None,
+    ) -> None:
         keys = list(keys)
+        known = known or {}
         dates = {k.arxiv_id: k.first_published for k in keys}
         titles = {**seed_titles, **{k.arxiv_id: k.title for k in keys}}
         self.index = SeedIndex(
-            SeedTitle(seed_id, title, dates.get(seed_id)) for seed_id, title in sorted(titles.items())
+            _as_resolved(seed_id, title, dates.get(seed_id), known)
+            for seed_id, title in sorted(titles.items())
         )
 
     def __call__(self, entry: str) -> frozenset[str]:

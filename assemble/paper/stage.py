@@ -207,8 +207,8 @@ def run_paper_build(
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
         )
-    verifier = Verifier(ResolverMatcher(inputs.keys), inputs.verdicts)
-    guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
+    verifier = Verifier(ResolverMatcher(inputs.keys, inputs.resolver_seeds), inputs.verdicts)
+    guard = EntryGuardIndex(inputs.keys, inputs.seed_titles, inputs.resolver_seeds)
     prepared = prepare_paper(inputs, settings, verifier, guard=guard)
     report = prepared.report
     report.licenses = licence_counts

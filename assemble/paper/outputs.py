@@ -48,6 +48,11 @@ COLUMNS = (
     ),
     ("key_arxiv_id", "arXiv id of the seed paper whose title is the key."),
     (
+        "release",
+        "The release (seed window, `YYYY-MM`) the task comes from: the month the key was first "
+        "published. Filter on it to score only windows after a model's training cutoff.",
+    ),
+    (
         "evidence",
         "Per answer document: `index`, `arxiv_id`, `version`, the `reference` entry that cites the key, "
         "the resolver's `method` (arxiv_id, doi, title, audit) and `score`.",
@@ -77,6 +82,7 @@ def _features():
     return dataset_features(
         extra_features={
             "key_arxiv_id": Value("string"),
+            "release": Value("string"),
             "evidence": List(evidence),
         },
         extra_doc_features={
@@ -87,7 +93,15 @@ def _features():
     )
 
 
-def to_record(task: RenderedTask, layout: str) -> TaskRecord:
+def release_of(window: str) -> str:
+    """The release label of a build window: its seed month (``2024-03:s1:p6:d2`` -> ``2024-03``).
+
+    Why the seed month: a task's key is a paper first published then, so every task of the
+    release postdates a model whose training data ends before it (issue 21)."""
+    return window.split(":", 1)[0]
+
+
+def to_record(task: RenderedTask, layout: str, release: str = "") -> TaskRecord:
     documents = tuple(
         DocumentRecord(
             index=i,
@@ -110,7 +124,7 @@ def to_record(task: RenderedTask, layout: str) -> TaskRecord:
         prompt=task.prompt,
         prompt_tokens=task.prompt_tokens,
         layout=layout,
-        extra={"key_arxiv_id": task.key.arxiv_id, "evidence": task.evidence()},
+        extra={"key_arxiv_id": task.key.arxiv_id, "release": release, "evidence": task.evidence()},
     )
 
 
@@ -203,6 +217,7 @@ def write_paper_outputs(
     configuration, for the space check before each one."""
     out_dir = Path(out_dir)
     template = paper_template(settings.question_last)
+    release = release_of(str(provenance.get("window", "")))
     output_spec = OutputSpec(prompt_dir=".", answers_dir=".", features=_features())
     files: list[Path] = []
     stats: list[ConfigStats] = []
@@ -216,7 +231,7 @@ def write_paper_outputs(
                 writers = format_writers(output_spec)
                 with ConfigWriter(out_dir, config, writers, n_tasks.get(config)) as writer:
                     for task in tasks:
-                        record = to_record(task, template.name)
+                        record = to_record(task, template.name, release)
                         writer.add(record)
                         for section in card_sections:
                             section.add(config, record)

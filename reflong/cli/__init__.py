@@ -168,6 +168,7 @@ COMMAND_MODULES = (
     "parse_cmd",
     "cite_cmd",
     "paper_cmd",
+    "refresh_cmd",  # reflong-build refresh: the next window as a release
     "synthetic_cmd",  # reflong-build a / f
     "demo_cmd",
     "stats_cmd",

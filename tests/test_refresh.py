@@ -184,7 +184,9 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
         for config, n in json.loads((world.releases / label / "release.json").read_text())["tasks"].items():
             expected.setdefault(config, {})[label] = n
     for config, per_release in expected.items():
-        ds = datasets.load_dataset(str(world.releases), config, split="test")
+        # a cache of this test's own: the user-wide one may hold another folder's build at this path
+        cache = world.root / "hf-cache"
+        ds = datasets.load_dataset(str(world.releases), config, split="test", cache_dir=str(cache))
         seen: dict[str, int] = {}
         for release in ds["release"]:
             seen[release] = seen.get(release, 0) + 1

@@ -31,7 +31,8 @@ class ArxivRecordRow(SQLModel, table=True):
     primary_category: str | None = None
     first_published: str | None = Field(default=None, index=True, description="date of v1, YYYY-MM-DD")
     versions_json: str = Field(
-        default="[]", description='[{"v": 1, "date": "2024-03-04", "withdrawn": false}, ...] ascending'
+        default="[]",
+        description='[{"v": 1, "date": "2024-03-04", "withdrawn": false, "license": URL?}, ...] ascending',
     )
     latest_version: int = 0
     versions_complete: bool = Field(default=True, description="false: API record, middle versions unknown")
@@ -40,6 +41,10 @@ class ArxivRecordRow(SQLModel, table=True):
     datestamp: str | None = Field(default=None, description="OAI-PMH datestamp (last modification)")
     withdrawn: bool = Field(default=False, description="the newest version is a withdrawal notice")
     via: str = Field(default="oai", description="oai | api: the route that stored this row last")
+    license: str | None = Field(
+        default=None,
+        description="licence URL of the newest version (arXivRaw <license>); each version's is in versions_json",
+    )
 
 
 class HarvestState(SQLModel, table=True):

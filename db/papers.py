@@ -42,6 +42,9 @@ class Paper(SQLModel, table=True):
     status: str = Field(default="metadata", description="metadata | downloaded | failed | skipped")
     error: str | None = None
     source: str = Field(default="arxiv", description="arxiv | local")
+    license: str | None = Field(
+        default=None, description="licence URL of this version as arXiv gives it; None: not known"
+    )
     updated_at: str = Field(default_factory=utcnow)
 
 

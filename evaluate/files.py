@@ -169,3 +169,61 @@ def prompt_documents(prompt: str) -> PromptDocs:
         docs.append(prompt[body_start:end])
     tail_start = prompt.rfind("}\n\n") + 3
     return PromptDocs(prompt[: starts[0]], tuple(docs), prompt[tail_start:])
+
+
+RUN_MANIFEST = "run_manifest.json"
+
+
+def _run_manifest(predictions: Path) -> dict:
+    """The ``run_manifest.json`` beside a predictions file (or in a predictions folder), or {}."""
+    predictions = Path(predictions)
+    folder = predictions if predictions.is_dir() else predictions.parent
+    try:
+        data = json.loads((folder / RUN_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def run_scope(predictions: Path, config: str) -> list[str] | None:
+    """The task ids a run covers for ``config``, when its manifest names them (``reflong-build
+    human``: an annotator answers the first N tasks of a setting, and is scored on those N, a missing
+    answer among them still counting as missing); None for runs that cover the whole file."""
+    scope = _run_manifest(predictions).get("scope")
+    if not isinstance(scope, dict) or not isinstance(scope.get(config), list):
+        return None
+    return [str(tid) for tid in scope[config]]
+
+
+def run_covers(predictions: Path, config: str) -> bool:
+    """False when a run's manifest names the settings it covers (``scope``) and ``config`` is not
+    one of them; True otherwise (runs without a scope cover every file they are paired with)."""
+    scope = _run_manifest(predictions).get("scope")
+    return not isinstance(scope, dict) or config in scope
+
+
+def run_label(predictions: Path) -> str | None:
+    """The name a human annotation run goes by beside models (``human:NAME``), from its manifest."""
+    data = _run_manifest(predictions)
+    return str(data["model"]) if data.get("command") == "human" and data.get("model") else None
+
+
+def run_timing(predictions: Path) -> dict | None:
+    """A human annotation run's time on task, pooled over its settings: answered tasks, mean and
+    median seconds a task (Ref-Long reports 124 s); None for other runs."""
+    data = _run_manifest(predictions)
+    if data.get("command") != "human" or not isinstance(data.get("settings"), dict):
+        return None
+    per = [v for v in data["settings"].values() if isinstance(v, dict) and v.get("answered")]
+    answered = sum(int(v["answered"]) for v in per)
+    if not answered:
+        return {"annotator": data.get("annotator"), "answered": 0}
+    total = sum(float(v.get("seconds_total") or 0) for v in per)
+    medians = [float(v["seconds_median"]) for v in per if v.get("seconds_median") is not None]
+    return {
+        "annotator": data.get("annotator"),
+        "answered": answered,
+        "seconds_mean": round(total / answered, 1),
+        # pooled median is not recoverable from per-setting medians; one setting is the usual case
+        "seconds_median": medians[0] if len(medians) == 1 else None,
+    }

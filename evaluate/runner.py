@@ -24,6 +24,14 @@ Why each piece:
   recorded the same way.
 - **Concurrency**: a thread pool over one client (the openai client is thread-safe); identical
   prompts are sent once.
+- **Reasoning models** (``evaluate/reasoning.py``): ``reasoning_effort`` and
+  ``max_completion_tokens`` are sent when given, ``send_sampling=False`` leaves temperature and
+  top_p out; a 400 refusing ``temperature``/``top_p``/``max_tokens`` drops (or renames) it, the
+  request is sent once more and the change holds for the rest of the run (``adapted_this_run`` in
+  the manifest). The cache key stays the settings asked for: a rerun asks the same and adapts the
+  same; each entry records the parameters actually sent (``params_sent`` in the manifest). The
+  answer is the reply's content without ``<think>`` reasoning; reasoning tokens are summed into
+  ``usage.reasoning_tokens``.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import os
 import random
 import threading
 import time
+from collections import Counter
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,7 +52,7 @@ from reflong.common.errors import NetworkError, ReflongError
 from reflong.common.hashing import sha256_text
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.common.tokenizer import DEFAULT_TOKENIZER
-from reflong.evaluate import files
+from reflong.evaluate import files, reasoning
 
 SYSTEM_PROMPT = "You are a helpful assistant."
 RUN_MANIFEST = "run_manifest.json"
@@ -62,13 +71,16 @@ class RunSettings:
     max_tokens: int | None = None
     seed: int | None = None
     system: str = SYSTEM_PROMPT
+    max_completion_tokens: int | None = None
+    reasoning_effort: str | None = None
+    send_sampling: bool = True
 
     def sampling(self) -> dict:
-        out = {"temperature": self.temperature, "top_p": self.top_p}
-        if self.max_tokens is not None:
-            out["max_tokens"] = self.max_tokens
-        if self.seed is not None:
-            out["seed"] = self.seed
+        """The request's parameters besides model and messages (unset ones are not sent)."""
+        out = {"temperature": self.temperature, "top_p": self.top_p} if self.send_sampling else {}
+        for name in ("max_tokens", "max_completion_tokens", "reasoning_effort", "seed"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return out
 
     def cache_key(self, prompt_sha256: str) -> str:
@@ -92,15 +104,28 @@ class RunResult:
     skipped: list[dict] = field(default_factory=list)
     failed: list[dict] = field(default_factory=list)
     usage: dict = field(
-        default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+        default_factory=lambda: {
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "total_tokens": 0,
+            "reasoning_tokens": 0,
+        }
     )
+    adapted: dict = field(default_factory=dict)  # parameter -> change made this run (reasoning.py)
+    params_sent: Counter = field(default_factory=Counter)  # "a,b" -> answers asked with those params
+    reasoning_stripped: int = 0  # answers whose content carried <think> reasoning (removed)
+    reasoning_returned: int = 0  # answers whose reply carried reasoning beside the content
+    cut_at_cap: int = 0  # answers with finish_reason "length" (reasoning may have used the cap up)
     manifest: Path | None = None
 
     def line(self) -> str:
+        reasoning = self.usage["reasoning_tokens"]
         return (
             f"eval run: {self.tasks} tasks, {self.answered} answered ({self.sent} sent now, {self.from_cache} "
             f"from cache, {self.retries} retries), {len(self.skipped)} skipped, {len(self.failed)} failed; "
-            f"tokens in {self.usage['prompt_tokens']}, out {self.usage['completion_tokens']} -> {self.out_dir}"
+            f"tokens in {self.usage['prompt_tokens']}, out {self.usage['completion_tokens']}"
+            + (f" (reasoning {reasoning})" if reasoning else "")
+            + f" -> {self.out_dir}"
         )
 
 
@@ -178,19 +203,25 @@ class _Sender:
         self.sent = 0
         self.retried = 0
         self.failed: list[dict] = []
+        self.adaptations = reasoning.Adaptations()
 
     def __call__(self, job: _Job) -> None:
         import openai
 
         s = self.settings
         messages = [{"role": "system", "content": s.system}, {"role": "user", "content": job.prompt}]
-        for attempt in range(self.retries + 1):
+        attempt = 0  # network retries used
+        requests = 0
+        adapted_here: set[str] = set()  # each refused parameter is changed once per request
+        while True:
             if self.stop.is_set():
                 return
+            params = self.adaptations.apply(s.sampling())
             try:
                 with self.lock:
                     self.sent += 1
-                reply = self.client.chat.completions.create(model=s.model, messages=messages, **s.sampling())
+                requests += 1
+                reply = self.client.chat.completions.create(model=s.model, messages=messages, **params)
             except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as exc:
                 if attempt == self.retries:
                     self.stop.set()
@@ -198,6 +229,7 @@ class _Sender:
                 with self.lock:
                     self.retried += 1
                 time.sleep(retry_delay(exc, attempt))
+                attempt += 1
                 continue
             except openai.AuthenticationError:
                 self.stop.set()
@@ -212,6 +244,11 @@ class _Sender:
                     "the base URL usually ends in /v1)"
                 ) from None
             except openai.BadRequestError as exc:
+                change = reasoning.adaptation(_code(exc), _param(exc))
+                if change is not None and change.param in params and change.param not in adapted_here:
+                    adapted_here.add(change.param)
+                    self.adaptations.record(change, _message(exc))
+                    continue  # once more without it; later requests leave it out from the start
                 if _code(exc) == "context_length_exceeded":
                     self.cache.put(
                         job.key, {"skipped": f"endpoint: {_message(exc)}", "prompt_sha256": job.prompt_sha256}
@@ -222,19 +259,25 @@ class _Sender:
                 return
             choice = reply.choices[0]
             usage = reply.usage.model_dump() if reply.usage is not None else {}
-            self.cache.put(
-                job.key,
-                {
-                    "response": choice.message.content or "",
-                    "finish_reason": choice.finish_reason,
-                    "usage": {
-                        k: usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-                    },
-                    "model_reported": reply.model,
-                    "attempts": attempt + 1,
-                    "prompt_sha256": job.prompt_sha256,
+            answer, stripped = reasoning.final_answer(choice.message.content)
+            entry = {
+                "response": answer,
+                "finish_reason": choice.finish_reason,
+                "usage": {
+                    **{k: usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+                    "reasoning_tokens": reasoning.reasoning_tokens(reply.usage),
                 },
-            )
+                "model_reported": reply.model,
+                "attempts": requests,
+                "prompt_sha256": job.prompt_sha256,
+                "params_sent": sorted(params),
+            }
+            if stripped:
+                entry["reasoning_chars_stripped"] = stripped
+            beside = reasoning.reasoning_field_chars(choice.message)
+            if beside:
+                entry["reasoning_chars_returned"] = beside
+            self.cache.put(job.key, entry)
             return
 
     def _network_error(self, exc: Exception) -> NetworkError:
@@ -253,6 +296,19 @@ def _message(exc: Exception) -> str:
         if isinstance(inner, dict) and inner.get("message"):
             return str(inner["message"])
     return str(getattr(exc, "message", None) or exc).splitlines()[0]
+
+
+def _param(exc: Exception) -> str | None:
+    """The ``param`` of an OpenAI error body (which request parameter it is about)."""
+    param = getattr(exc, "param", None)
+    if param:
+        return param
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            return inner.get("param")
+    return None
 
 
 def _code(exc: Exception) -> str | None:
@@ -353,6 +409,7 @@ def run_prompts(
     result.sent = sender.sent
     result.retries = sender.retried
     result.failed = sender.failed
+    result.adapted = sender.adaptations.summary()
 
     out_dir.mkdir(parents=True, exist_ok=True)
     inputs = []
@@ -372,6 +429,11 @@ def run_prompts(
             result.from_cache += settings.cache_key(sha) not in jobs
             for k in result.usage:
                 result.usage[k] += int(entry.get("usage", {}).get(k, 0))
+            if "params_sent" in entry:
+                result.params_sent[",".join(entry["params_sent"]) or "(none)"] += 1
+            result.reasoning_stripped += "reasoning_chars_stripped" in entry
+            result.reasoning_returned += "reasoning_chars_returned" in entry
+            result.cut_at_cap += entry.get("finish_reason") == "length"
         rel = path.relative_to(root) if path.is_relative_to(root) else Path(path.name)
         write_atomic(out_dir / rel, reflong_json_bytes(predictions))
         inputs.append({**file_entry(path, rel.as_posix()), "tasks": len(mapping)})
@@ -409,8 +471,13 @@ def _write_manifest(
             "from_cache": result.from_cache,
             "skipped": len(result.skipped),
             "failed": len(result.failed),
+            "reasoning_stripped": result.reasoning_stripped,
+            "reasoning_returned": result.reasoning_returned,
+            "cut_at_token_cap": result.cut_at_cap,
         },
         "usage": result.usage,
+        "adapted_this_run": result.adapted,
+        "params_sent": dict(sorted(result.params_sent.items())),
         "skipped": result.skipped,
         "failed": result.failed,
     }

@@ -2,7 +2,9 @@
 
 A task's prediction is looked up by task id. A task with no prediction (a run that skipped it,
 or stopped early) is scored as an empty, unparseable prediction and counted as ``missing``, so a
-partial run can never look better than it is.
+partial run can never look better than it is. A run whose ``run_manifest.json`` names a ``scope``
+(``reflong-build human``: an annotator answers the first N tasks of a setting) is scored on those
+tasks only; a task of the scope without an answer is still missing.
 
 Files that do not belong together give an error, not a score (``pairing_problem``): predictions
 with a task id the answers lack, or another key for a task, or whose file name carries another
@@ -40,6 +42,7 @@ class FileResult:
     config: str
     summary: Summary
     tasks: dict[str, TaskScore]
+    path: Path | None = None  # the answers file (its build's dataset rows give each task's release)
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ def score_paths(
         # otherwise a prompts file of the same name would be taken for the predictions.
         same = Path(predictions).resolve() == Path(answers).resolve()
         pred_path = path if same else files.find_partner(predictions, config, PREDICTION_NAMES)
+        if pred_path is None and not files.run_covers(predictions, config):
+            continue  # a human annotator's run covers the settings it was given, not the whole build
         if pred_path is None:
             raise ReflongError(
                 f"no predictions for {path.name} under {predictions} (looked for {config}.json)"
@@ -184,6 +189,20 @@ def score_paths(
         prompt_path = files.find_partner(prompts, config, ("{config}.json",)) if prompts else None
         answer_map = files.load_mapping(path)
         pred_map = files.load_mapping(pred_path)
+        scope = files.run_scope(pred_path, config)
+        if scope is not None:  # a human annotator's N tasks: scored on those, not on the whole file
+            outside = [tid for tid in scope if tid not in answer_map]
+            if outside:
+                name = _unique_name(path, answers, {r.name for r in results} | {n.name for n in not_scored})
+                not_scored.append(
+                    NotScored(
+                        name,
+                        f"{pred_path} does not belong to {path}: its run covers task {outside[0]!r}, "
+                        f"which the answers lack ({len(outside)} such)",
+                    )
+                )
+                continue
+            answer_map = {tid: answer_map[tid] for tid in scope}
         prompt_map = files.load_mapping(prompt_path) if prompt_path is not None else None
         name = _unique_name(path, answers, {r.name for r in results} | {n.name for n in not_scored})
         problem = pairing_problem(path, answer_map, pred_path, pred_map)
@@ -196,7 +215,12 @@ def score_paths(
         tasks = score_mapping(answer_map, pred_map, parser, n_documents, source=str(pred_path))
         gold_max = max((i for _, gold in answer_map.values() for i in gold if isinstance(i, int)), default=-1)
         _warn_beyond_m(pred_path, path, tasks, n_documents, gold_max)
-        results.append(FileResult(name, config, summarize(tasks.values()), tasks))
+        results.append(FileResult(name, config, summarize(tasks.values()), tasks, path))
+    if not results and not not_scored:
+        raise ReflongError(
+            f"no answers file under {answers} is one of the settings the run in {predictions} covers "
+            "(its run_manifest.json names them under 'scope')"
+        )
     overall = summarize(s for r in results for s in r.tasks.values())
     return results, overall, not_scored
 
@@ -209,11 +233,17 @@ def _unique_name(path: Path, root: Path, names: set[str]) -> str:
 
 
 def results_json(
-    results: list[FileResult], overall: Summary, meta: Mapping[str, object] | None = None
+    results: list[FileResult],
+    overall: Summary,
+    meta: Mapping[str, object] | None = None,
+    contamination: Mapping[str, object] | None = None,
 ) -> dict:
-    """``{answers file name: figures, ..., "overall": figures}`` (plus ``"meta"`` when given)."""
+    """``{answers file name: figures, ..., "overall": figures}`` (plus ``"contamination"``, the
+    view by release of evaluate/contamination.py, and ``"meta"`` when given)."""
     out: dict[str, object] = {r.name: {"config": r.config, **r.summary.as_json()} for r in results}
     out["overall"] = overall.as_json()
+    if contamination:
+        out["contamination"] = dict(contamination)
     if meta:
         out["meta"] = dict(meta)
     return out

@@ -85,9 +85,16 @@ class PaperVersion:
     number: int
     date: str | None  # YYYY-MM-DD (UTC) of this version
     withdrawn: bool = False  # this version is a withdrawal notice (no paper in it)
+    # The licence URL of this version; None: not known. arXivRaw gives only the newest version's
+    # (``<license>``: the current metadata row's, arXiv's record_formats.xml), so an older
+    # version's is known only when an earlier harvest saw it as the newest (stored_records).
+    license: str | None = None
 
     def as_json(self) -> dict:
-        return {"v": self.number, "date": self.date, "withdrawn": self.withdrawn}
+        out: dict = {"v": self.number, "date": self.date, "withdrawn": self.withdrawn}
+        if self.license:
+            out["license"] = self.license
+        return out
 
 
 @dataclass
@@ -138,6 +145,11 @@ class ArxivRecord:
     def withdrawn(self) -> bool:
         return self.deleted or bool(self.latest and self.latest.withdrawn)
 
+    @property
+    def license(self) -> str | None:
+        """The newest version's licence (what arXivRaw's ``<license>`` says)."""
+        return self.latest.license if self.latest else None
+
     def versions_json(self) -> str:
         return json.dumps([v.as_json() for v in self.versions], separators=(",", ":"))
 
@@ -162,6 +174,7 @@ class PaperMeta:
     comment: str | None = None
     withdrawn: bool = False
     pdf_url: str | None = None  # where the PDF of exactly this version is (None: no PDF known)
+    license: str | None = None  # this version's licence URL (None: not known)
 
     @property
     def vid(self) -> str:
@@ -208,4 +221,5 @@ def at_version(paper: PaperRecord, version: PaperVersion, pdf_url: str | None) -
         comment=paper.comment,
         withdrawn=paper.withdrawn,
         pdf_url=pdf_url,
+        license=getattr(version, "license", None),
     )

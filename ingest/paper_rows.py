@@ -25,6 +25,7 @@ METADATA_COLUMNS = (
     "doi",
     "pdf_url",
     "source",
+    "license",
 )
 
 
@@ -40,6 +41,7 @@ def paper_columns(meta: PaperMeta, source: str) -> dict[str, object]:
         "doi": meta.doi,
         "pdf_url": meta.pdf_url,
         "source": source,
+        "license": meta.license,
     }
 
 
@@ -56,4 +58,5 @@ def meta_from_row(row: Paper) -> PaperMeta:
         version_date=row.version_date,
         doi=row.doi,
         pdf_url=row.pdf_url,
+        license=row.license,
     )

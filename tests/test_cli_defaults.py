@@ -28,6 +28,8 @@ from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.rehearsal import RehearsalSettings
 from reflong.demo.world import SynthConfig
 from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.contamination import view_for_results
+from reflong.evaluate.human.session import open_session
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
 from reflong.ingest.netpolicy import NetPolicy
@@ -96,12 +98,19 @@ SETTINGS = {
     },
     "a": {"tokenizer": DEFAULT_TOKENIZER},
     "f": {"tokenizer": DEFAULT_TOKENIZER},
-    "eval score": {"parser": (score_paths, "parser")},
+    "eval score": {
+        "parser": (score_paths, "parser"),
+        "bootstrap": (view_for_results, "resamples"),
+        "seed": (view_for_results, "seed"),
+    },
     "eval baseline": {"seed": (score_baselines, "seed"), "threshold": (score_baselines, "threshold")},
     "eval run": {
         "temperature": (RunSettings, "temperature"),
         "top_p": (RunSettings, "top_p"),
         "max_tokens": (RunSettings, "max_tokens"),
+        "max_completion_tokens": (RunSettings, "max_completion_tokens"),
+        "reasoning_effort": (RunSettings, "reasoning_effort"),
+        "send_sampling": (RunSettings, "send_sampling"),
         "seed": (RunSettings, "seed"),
         "concurrency": (run_prompts, "concurrency"),
         "max_context": (run_prompts, "max_context"),
@@ -121,6 +130,7 @@ SETTINGS = {
     },
     "synth-catalog": {name: (write_catalog, name) for name in ("scale", "seed", "until")},
     "demo": {name: (RehearsalSettings, name) for name in ("scale", "index", "lengths")},
+    "human": {name: (open_session, name) for name in ("n_tasks", "host", "port")},
 }
 
 # Defaults only the CLI holds (no stage setting behind them), each with its reason.

@@ -52,7 +52,10 @@ def check_card(out: Path, subset_columns: set[str]) -> None:
         if line.startswith("| `")
     }
     first = next(iter(configs))
-    ds = datasets.load_dataset(str(out), first, split="test")
+    # A cache of our own: `datasets` reads HF_DATASETS_CACHE at import, so a monkeypatched variable
+    # does not move it, and its shared cache keys a local folder by name ("out") and settings, not by
+    # the files' content: a build from an older version in the same-named folder would be read back.
+    ds = datasets.load_dataset(str(out), first, split="test", cache_dir=str(out.parent / "hf_cache"))
     assert set(ds.column_names) == described == subset_columns, (ds.column_names, described)
     assert len(ds) > 0
 

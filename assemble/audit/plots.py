@@ -161,3 +161,48 @@ def scores_by_method_and_band(points: Mapping[tuple[str, str], Sequence[float]],
         fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
         fig.set_gid(gid)
         return to_svg(fig)
+
+
+AFTER, BEFORE = OURS, "#999999"
+
+
+def scores_by_release(models: Sequence[Mapping], gid: str) -> str:
+    """One panel per model: ExAcc and F1 (percent) per release, releases after the model's
+    knowledge cutoff in colour and those before in grey, a dashed line at the cutoff. ``models``:
+    ``{"label", "cutoff", "releases": [{"release", "side", "exacc", "f1"}]}`` (eval score's view)."""
+    cols = min(3, max(1, len(models)))
+    rows = (len(models) + cols - 1) // cols
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(3.4 * cols + 0.4, 2.6 * rows + 0.5), layout="constrained")
+        axes = fig.subplots(rows, cols, squeeze=False, sharey=True)
+        for idx, model in enumerate(models):
+            ax = axes[idx // cols][idx % cols]
+            releases = list(model["releases"])
+            xs = list(range(len(releases)))
+            for key, marker, style in (("exacc", "o", "-"), ("f1", "s", ":")):
+                ys = [100 * r[key] for r in releases]
+                ax.plot(
+                    xs, ys, style, color="#444444", linewidth=0.8, label="ExAcc" if key == "exacc" else "F1"
+                )
+                colors = [AFTER if r.get("side") == "after" else BEFORE for r in releases]
+                ax.scatter(xs, ys, c=colors, marker=marker, s=22, zorder=3)
+            sides = [r.get("side") for r in releases]
+            if "before" in sides and "after" in sides:
+                edge = sides.index("after") - 0.5
+                ax.axvline(edge, color=AFTER, linestyle="--", linewidth=0.8)
+                ax.text(edge, 102, f" cutoff {model.get('cutoff')}", fontsize=7, color=AFTER, va="bottom")
+            ax.set_xticks(xs, [r["release"] for r in releases], rotation=30)
+            ax.set_ylim(0, 110)
+            cutoff = model.get("cutoff")
+            ax.set_title(
+                f"{model['label']} (cutoff {cutoff})" if cutoff else f"{model['label']} (cutoff unknown)"
+            )
+            ax.grid(axis="y", alpha=0.3)
+        for idx in range(len(models), rows * cols):
+            axes[idx // cols][idx % cols].set_visible(False)
+        for r in range(rows):
+            axes[r][0].set_ylabel("% (grey: before cutoff)")
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, frameon=False)
+        fig.set_gid(gid)
+        return to_svg(fig)

@@ -50,9 +50,12 @@ class PaperSettings:
     tokenizer: str = DEFAULT_TOKENIZER
     min_positives: int = 2
     confuser_similarity: float = 70.0  # rapidfuzz token_set_ratio between the key and another seed
+    # Licence kinds a document (and a key's seed paper) must have (reflong/common/licenses.py,
+    # --licenses); None: every paper, whatever its licence.
+    licenses: tuple[str, ...] | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "lengths": [f"{label}:{n}" for label, n in self.lengths],
             "difficulties": list(self.difficulties),
             "n_tasks": self.n_tasks,
@@ -66,6 +69,9 @@ class PaperSettings:
             "min_positives": self.min_positives,
             "confuser_similarity": self.confuser_similarity,
         }
+        if self.licenses is not None:  # only then: builds without the filter keep their bytes
+            out["licenses"] = list(self.licenses)
+        return out
 
 
 @dataclass
@@ -123,9 +129,13 @@ class BuildReport:
     # Citation index vs our text over the window's pool papers and index-chosen keys ({}: no index).
     index_agreement: dict = field(default_factory=dict)
     documents: dict = field(default_factory=dict)  # policy, budget, usable share, token distribution
+    licenses: dict = field(default_factory=dict)  # --licenses: kept kinds, what was left out per licence
 
     def to_json(self) -> dict:
-        return json.loads(json.dumps(self.__dict__, sort_keys=True))
+        data = dict(self.__dict__)
+        if not data["licenses"]:  # no --licenses: the report keeps the bytes it always had
+            data.pop("licenses")
+        return json.loads(json.dumps(data, sort_keys=True))
 
 
 def effective_budget(settings: PaperSettings, template: Template, tokenizer: Tokenizer) -> int:
@@ -250,7 +260,9 @@ def _verified_keys(
                 report.dropped_positives[f"{key.arxiv_id} <- {ref}"] = "final text does not reference the key"
                 continue
             kept.append(ref)
-        keys.append(KeyCandidate(key.arxiv_id, key.title, key.first_published, tuple(kept), key.evidence))
+        keys.append(
+            KeyCandidate(key.arxiv_id, key.title, key.first_published, tuple(kept), key.evidence, key.license)
+        )
     return keys
 
 

@@ -42,6 +42,10 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
         seeds = {s.arxiv_id: s for s in session.exec(select(Seed)).all()}
         papers = {(p.arxiv_id, p.version): p for p in session.exec(select(Paper)).all()}
         first_dates = {p.arxiv_id: p.first_published for p in papers.values() if p.first_published}
+        newest: dict[str, Paper] = {}  # a seed's licence is its newest stored version's
+        for p in papers.values():
+            if p.arxiv_id not in newest or p.version > newest[p.arxiv_id].version:
+                newest[p.arxiv_id] = p
         parsed = {
             d.pdf_sha256: d
             for d in session.exec(
@@ -67,6 +71,7 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
                 pdf_sha256=paper.pdf_sha256,
                 body=text.body_text.strip(),
                 references=text.references_text.strip(),
+                license=paper.license,
             )
             docs[doc.ref] = doc
             if role.role == "distractor":
@@ -109,7 +114,8 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             if not title or not first:
                 continue
             evidence = positives.get(seed_id, {})
-            keys.append(KeyCandidate(seed_id, title, first, tuple(sorted(evidence)), dict(evidence)))
+            license = newest[seed_id].license if seed_id in newest else None
+            keys.append(KeyCandidate(seed_id, title, first, tuple(sorted(evidence)), dict(evidence), license))
         titles = {s.arxiv_id: s.title for s in seeds.values()}
     return PaperInputs(keys, docs, distractors, dict(cited), titles, verdicts)
 

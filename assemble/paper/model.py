@@ -31,6 +31,7 @@ class PaperDoc:
     body: str
     references: str
     n_tokens: int = 0
+    license: str | None = None  # this version's licence URL as arXiv gives it (None: not known)
 
     @property
     def ref(self) -> str:
@@ -54,3 +55,4 @@ class KeyCandidate:
     first_published: str
     positives: tuple[str, ...]  # PaperDoc.ref of each citing document
     evidence: dict[str, Evidence] = field(default_factory=dict)  # PaperDoc.ref -> evidence
+    license: str | None = None  # the seed paper's licence (its newest stored version's)

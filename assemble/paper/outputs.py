@@ -14,6 +14,7 @@ from pathlib import Path
 from reflong.assemble.dataset_card import CARD_NAME, SHARED_COLUMNS, CardMeta, CardSection, render_card
 from reflong.assemble.manifest import BuildInProgress
 from reflong.assemble.paper.build import BuildReport, PaperSettings, RenderedTask
+from reflong.assemble.paper.licence_card import licence_section
 from reflong.assemble.prompts import paper_template
 from reflong.assemble.records import DocumentRecord, TaskRecord
 from reflong.assemble.writers.base import OutputSpec
@@ -43,10 +44,11 @@ COLUMNS = (
     (
         "documents",
         "The papers in prompt order: `index` (0-based position), `doc_id` (`<arXiv id>v<version>`), "
-        "`arxiv_id`, `version`, `pdf_sha256` (of the PDF the text came from), `n_tokens`, `text` "
-        "(body, then references).",
+        "`arxiv_id`, `version`, `pdf_sha256` (of the PDF the text came from), `license` (the licence "
+        "URL arXiv gives for that version; empty when not known), `n_tokens`, `text` (body, then references).",
     ),
     ("key_arxiv_id", "arXiv id of the seed paper whose title is the key."),
+    ("key_license", "Licence URL of the seed paper (its newest version's); empty when not known."),
     (
         "release",
         "The release (seed window, `YYYY-MM`) the task comes from: the month the key was first "
@@ -61,9 +63,9 @@ COLUMNS = (
 META = CardMeta(
     source_datasets=("original",),
     license_note="The documents are arXiv papers (text extracted from their PDFs). Each paper stays under "
-    "the license its authors chose on arXiv; every document is listed by arXiv id and version "
-    "(`documents.arxiv_id`, `manifest.json`) so that its license can be checked before redistribution. "
-    "The task files and card are produced by reflong-build (MIT).",
+    "the license its authors chose on arXiv; every document is listed by arXiv id, version and license "
+    "(`documents.arxiv_id`, `documents.license`, `manifest.json`), and the Licences section below says "
+    "which of them may be republished. The task files and card are produced by reflong-build (MIT).",
     columns=COLUMNS,
 )
 
@@ -82,6 +84,7 @@ def _features():
     return dataset_features(
         extra_features={
             "key_arxiv_id": Value("string"),
+            "key_license": Value("string"),
             "release": Value("string"),
             "evidence": List(evidence),
         },
@@ -89,6 +92,7 @@ def _features():
             "arxiv_id": Value("string"),
             "version": Value("int32"),
             "pdf_sha256": Value("string"),
+            "license": Value("string"),
         },
     )
 
@@ -108,7 +112,12 @@ def to_record(task: RenderedTask, layout: str, release: str = "") -> TaskRecord:
             doc_id=doc.ref,
             n_tokens=doc.n_tokens,
             text=doc.text,
-            extra={"arxiv_id": doc.arxiv_id, "version": doc.version, "pdf_sha256": doc.pdf_sha256 or ""},
+            extra={
+                "arxiv_id": doc.arxiv_id,
+                "version": doc.version,
+                "pdf_sha256": doc.pdf_sha256 or "",
+                "license": doc.license or "",
+            },
         )
         for i, doc in enumerate(task.documents)
     )
@@ -124,7 +133,12 @@ def to_record(task: RenderedTask, layout: str, release: str = "") -> TaskRecord:
         prompt=task.prompt,
         prompt_tokens=task.prompt_tokens,
         layout=layout,
-        extra={"key_arxiv_id": task.key.arxiv_id, "release": release, "evidence": task.evidence()},
+        extra={
+            "key_arxiv_id": task.key.arxiv_id,
+            "key_license": task.key.license or "",
+            "release": release,
+            "evidence": task.evidence(),
+        },
     )
 
 
@@ -206,6 +220,7 @@ def write_paper_outputs(
     card_sections: Sequence[CardSection] = (),
     previous: Mapping[str, str | None] | None = None,
     n_tasks: Mapping[str, int] | None = None,
+    key_licenses: Mapping[str, str | None] | None = None,
 ) -> tuple[list[Path], list[ConfigStats], Path]:
     """Write every configuration (difficulty x length) and the card and manifest; return files.
 
@@ -214,7 +229,8 @@ def write_paper_outputs(
     ``extra_files`` (e.g. build_report.json) are written after the card, just before the
     manifest; ``previous``: the previous build's files (``claim_outputs``), listed by the
     unfinished manifest while this build writes (``BuildInProgress``); ``n_tasks``: tasks per
-    configuration, for the space check before each one."""
+    configuration, for the space check before each one; ``key_licenses``: seed id -> licence URL,
+    for the card's Licences section."""
     out_dir = Path(out_dir)
     template = paper_template(settings.question_last)
     release = release_of(str(provenance.get("window", "")))
@@ -242,7 +258,10 @@ def write_paper_outputs(
                 bar.update(1)
         run_settings = {**settings.to_json(), **{k: v for k, v in provenance.items() if k != "papers"}}
         card = out_dir / CARD_NAME
-        extra = _report_section(report)
+        used_keys = sorted({k for keys in report.keys_used.values() for k in keys})
+        extra = _report_section(report) + licence_section(
+            provenance.get("papers", []), [(key_licenses or {}).get(k) for k in used_keys], report.licenses
+        )
         for section in card_sections:
             text, written = section.render(out_dir)
             extra += text

@@ -28,6 +28,7 @@ from reflong.assemble.paper.build import (
     prepare_paper,
 )
 from reflong.assemble.paper.inputs import EntryGuardIndex, ResolverMatcher, load_paper_inputs
+from reflong.assemble.paper.licensing import keep_licensed
 from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.writers.stats import ConfigStats
@@ -184,6 +185,12 @@ def run_paper_build(
 
     ``card_sections`` add sections to the dataset card (the CLI passes evaluate's baselines)."""
     inputs = load_paper_inputs(engine, window, seed_ids)
+    inputs, licence_counts = keep_licensed(inputs, settings.licenses)
+    if not inputs.keys and settings.licenses is not None:
+        raise ReflongError(
+            f"window {window} has no seed paper under the licences kept (--licenses "
+            f"{','.join(settings.licenses)}); left out: {licence_counts['keys_left_out']}"
+        )
     if not inputs.keys:
         raise ReflongError(
             f"window {window} has no seed papers to use as keys: give --seeds FILE or a wider window"
@@ -192,6 +199,7 @@ def run_paper_build(
     guard = EntryGuardIndex(inputs.keys, inputs.seed_titles)
     prepared = prepare_paper(inputs, settings, verifier, guard=guard)
     report = prepared.report
+    report.licenses = licence_counts
     n_tasks = prepared.n_tasks
     with session_for(engine) as session:
         report.index_agreement = stored_agreement(session, window)
@@ -209,6 +217,7 @@ def run_paper_build(
             "arxiv_id": inputs.docs[r].arxiv_id,
             "version": inputs.docs[r].version,
             "pdf_sha256": inputs.docs[r].pdf_sha256,
+            "license": inputs.docs[r].license,
         }
         for r in used
     ]
@@ -237,6 +246,7 @@ def run_paper_build(
         progress=progress,
         card_sections=card_sections,
         previous=claim.previous,
+        key_licenses={k.arxiv_id: k.license for k in inputs.keys},
         n_tasks={f"{d}_{label}": prepared.kept[d] for d, label in prepared.configs()},
     )
     removed = claim.finish(files)

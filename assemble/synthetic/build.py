@@ -8,7 +8,6 @@ memory stays bounded even at 128K.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from reflong.assemble.writers.reflong_json import prompt_file
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
+from reflong.common.length_labels import ACCEPTED, canonical_label, label_tokens
 from reflong.common.progress import ProgressFactory, null_progress
 
 
@@ -47,22 +47,20 @@ class Length:
     n_documents: int
 
 
-_LENGTH_RE = re.compile(r"^(\d+)([kK]?)$")
-
-
 def parse_lengths(spec: str | Sequence[str], doc_tokens: int = 1000) -> list[Length]:
-    """``"8K,16K,24K"`` -> lengths with M = tokens / doc_tokens (Ref-Long: 8K holds 8 documents)."""
+    """``"8K,16K,24K"`` -> lengths with M = tokens / doc_tokens (Ref-Long: 8K holds 8 documents).
+
+    Labels are read by ``reflong.common.length_labels``: ``1M`` and ``1000K`` are the same setting."""
     items = spec.split(",") if isinstance(spec, str) else list(spec)
     out = []
     for item in (i.strip() for i in items):
-        m = _LENGTH_RE.match(item)
-        if not m:
-            raise ReflongError(f"bad length {item!r}: use values like 8K,16K,128K")
-        tokens = int(m.group(1)) * (1000 if m.group(2) else 1)
+        tokens = label_tokens(item)
+        if tokens is None:
+            raise ReflongError(f"bad length {item!r}: use labels like {ACCEPTED}")
         n = round(tokens / doc_tokens)
         if n < 1:
             raise ReflongError(f"length {item} holds no document of {doc_tokens} tokens")
-        out.append(Length(f"{tokens // 1000}K" if tokens % 1000 == 0 else str(tokens), n))
+        out.append(Length(canonical_label(tokens), n))
     counts = [length.n_documents for length in out]
     if counts != sorted(set(counts)):
         raise ReflongError(f"lengths must grow and give different document counts: {spec}")

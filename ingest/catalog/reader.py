@@ -88,8 +88,12 @@ class CatalogPaper:
         return max(dates) if dates else None
 
     def meta(self, version: CatalogVersion, pdf_url: str | None = None) -> PaperMeta:
-        """This paper at ``version``; a version-0 (unknown) record has no trustworthy date."""
-        return at_version(self, version, pdf_url)
+        """This paper at ``version``; a version-0 (unknown) record has no trustworthy date. The
+        catalog's ``license`` is its latest version's (as arXivRaw's), so only that pin carries it."""
+        meta = at_version(self, version, pdf_url)
+        if version.number == self.latest.number:
+            meta.license = self.license
+        return meta
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,7 @@ COMMAND_MODULES = (
     "ingest_cmd",
     "parse_cmd",
     "cite_cmd",
+    "match_cmd",  # reflong-build match (raw strings x a seed list, no store)
     "paper_cmd",
     "refresh_cmd",  # reflong-build refresh: the next window as a release
     "synthetic_cmd",  # reflong-build a / f
@@ -174,6 +175,7 @@ COMMAND_MODULES = (
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
     "eval_cmd",  # reflong-build eval score / run / baseline
+    "human_cmd",  # reflong-build human: the human baseline's annotation page
 )
 
 

@@ -8,6 +8,7 @@ import click
 
 from reflong.cli.options import SEED, check_tokenizer, default_of, format_option, refuse_unfinished
 from reflong.evaluate.baseline_run import score_baselines
+from reflong.evaluate.contamination import view_for_results
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
 
@@ -25,14 +26,69 @@ def eval_group() -> None:
     """
 
 
-def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
+def _emit(results, overall, fmt: str, save: Path | None, meta: dict, view=None, agreement=None) -> None:
     from reflong.common.atomic_files import write_atomic
+    from reflong.evaluate.agreement import agreement_table
+    from reflong.evaluate.contamination import view_text
     from reflong.evaluate.scoring import dumps, results_json, results_table
 
-    data = results_json(results, overall)
+    figures = view.as_json() if view is not None else None
+    data = results_json(results, overall, contamination=figures)
+    if agreement is not None:
+        data["agreement"] = [pair.as_json() for pair in agreement]
     if save is not None:
-        write_atomic(save, (dumps(results_json(results, overall, meta)) + "\n").encode("utf-8"))
-    click.echo(dumps(data) if fmt == "json" else results_table(results, overall))
+        write_atomic(save, (dumps(results_json(results, overall, meta, figures)) + "\n").encode("utf-8"))
+    if fmt == "json":
+        click.echo(dumps(data))
+        return
+    click.echo(results_table(results, overall))
+    if agreement is not None:
+        click.echo("")
+        click.echo(agreement_table(agreement))
+    if view is not None:
+        click.echo("")
+        click.echo(view_text(view))
+
+
+def _agreement(answers: Path, predictions: Path, label: str, others, prompts, parser: str):
+    """Every pair among --predictions and --agreement-with, each named as eval score names a run."""
+    from reflong.evaluate.agreement import agreement_paths
+    from reflong.evaluate.files import run_label
+
+    runs = [(label, predictions)]
+    for other in others:
+        name = run_label(other) or other.name
+        runs.append((name if name not in {n for n, _ in runs} else str(other), other))
+    return agreement_paths(answers, runs, prompts, parser)
+
+
+def _model_name(model: str | None, predictions: Path, label: str | None) -> str:
+    """Whose cutoff applies: --model, else the model of the run that wrote the predictions
+    (its run_manifest.json), else --label, else the predictions' name."""
+    import json
+
+    from reflong.evaluate.runner import RUN_MANIFEST
+
+    if model:
+        return model
+    manifest = (predictions if predictions.is_dir() else predictions.parent) / RUN_MANIFEST
+    try:
+        found = json.loads(manifest.read_text(encoding="utf-8")).get("model")
+    except (OSError, ValueError, AttributeError):
+        found = None
+    return str(found or label or predictions.name)
+
+
+def _check_month(ctx, param, value):
+    if value is None:
+        return None
+    from reflong.common.errors import ReflongError
+    from reflong.evaluate.cutoffs import check_month
+
+    try:
+        return check_month(value, f"--{param.name}")
+    except ReflongError as exc:
+        raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
 
 
 @eval_group.command("score")
@@ -58,27 +114,106 @@ def _emit(results, overall, fmt: str, save: Path | None, meta: dict) -> None:
     help="prompt: read the answer format the prompt asks for; reflong2025: the release's own scoring.",
 )
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON here.")
-@click.option("--label", default=None, help="Name of what was scored (model or baseline), kept with --save.")
+@click.option(
+    "--label",
+    default=None,
+    help="Name of what was scored (model or baseline), kept with --save "
+    "[default: human:NAME for a `reflong-build human` folder, else the predictions' folder name].",
+)
+@click.option(
+    "--agreement-with",
+    "others",
+    type=_PATH,
+    multiple=True,
+    help="Other annotators' (or runs') predictions: adds agreement on the tasks both answered, for "
+    "every pair (share with the same answer; Cohen's kappa per document decision). Repeatable.",
+)
+@click.option(
+    "--model",
+    default=None,
+    help="The model whose knowledge cutoff applies [default: the model in the predictions' "
+    "run_manifest.json, else --label].",
+)
+@click.option(
+    "--cutoff",
+    default=None,
+    callback=_check_month,
+    help="The model's knowledge cutoff, YYYY-MM (overrides the cutoffs table).",
+)
+@click.option(
+    "--cutoffs",
+    "cutoffs_file",
+    type=_PATH,
+    default=None,
+    help="Your own cutoffs table (CSV: model,cutoff,source); its lines win over the shipped ones.",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(100, 1_000_000),
+    default=default_of(view_for_results, "resamples"),
+    show_default=True,
+    help="Bootstrap resamples for the after - before confidence interval.",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=default_of(view_for_results, "seed"),
+    show_default=True,
+    help="Seed of the bootstrap (same seed, same interval).",
+)
 @format_option
-def score(answers: Path, predictions: Path, prompts: Path | None, parser: str, save, label, fmt: str) -> None:
+def score(
+    answers: Path,
+    predictions: Path,
+    prompts: Path | None,
+    parser: str,
+    save,
+    label,
+    others,
+    model,
+    cutoff,
+    cutoffs_file,
+    bootstrap: int,
+    seed: int,
+    fmt: str,
+) -> None:
     """Score predictions: ExAcc, mean F1, precision, recall, Type I/II/III, unparseable; per file and overall.
 
     Predictions (or prompts) that do not belong to their answers file (other task ids or keys,
     another length in the file name, fewer documents than the answers name) are not scored: each
     such configuration is named in one line, the others are scored, and the exit code is 1.
+    A `reflong-build human` folder is scored on the tasks its annotator was given.
+
+    \b
+    Contamination view: where the answers' build folder has its dataset rows (data/*.parquet),
+    every task has a release (its `release` column, else its key paper's month), and the scores
+    are also given per release, each marked before or after the model's knowledge cutoff (the
+    shipped table of published cutoffs, --cutoffs FILE, or --cutoff), with after - before and a
+    95% bootstrap confidence interval over tasks. A drop after the cutoff suggests leakage.
     """
     from reflong.common.errors import ReflongError
+    from reflong.evaluate.cutoffs import Cutoff, find_cutoff, load_cutoffs
+    from reflong.evaluate.files import run_label, run_timing
 
     refuse_unfinished(answers, prompts)
+    table = load_cutoffs(cutoffs_file)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
     if not results:  # nothing belongs together: say why, one line per configuration
         for item in not_scored[:-1]:
             click.echo(f"error: {item.reason}", err=True)
         raise ReflongError(not_scored[-1].reason)
-    meta = {"label": label or predictions.name, "parser": parser}
+    meta = {"label": label or run_label(predictions) or predictions.name, "parser": parser}
+    if (timing := run_timing(predictions)) is not None:
+        meta["human"] = timing  # time on task, for the report
     if not_scored:
         meta["not_scored"] = {item.name: item.reason for item in not_scored}
-    _emit(results, overall, fmt, save, meta)
+    agreement = _agreement(answers, predictions, meta["label"], others, prompts, parser) if others else None
+    if agreement is not None:
+        meta["agreement"] = [pair.as_json() for pair in agreement]
+    who = _model_name(model, predictions, label)
+    known = Cutoff(who, cutoff, "--cutoff") if cutoff else find_cutoff(table, who)
+    view = view_for_results(results, who, known, bootstrap, seed)
+    _emit(results, overall, fmt, save, meta, view, agreement)
     if not_scored:
         for item in not_scored:
             click.echo(f"error: {item.reason}", err=True)
@@ -182,6 +317,29 @@ def baseline(answers: Path, prompts, kinds, seed: int, threshold: float, out_dir
     help="Cap on response tokens (not sent if unset).",
 )
 @click.option(
+    "--max-completion-tokens",
+    type=click.IntRange(1),
+    default=default_of(RunSettings, "max_completion_tokens"),
+    help="Cap on response tokens, reasoning included, for reasoning models (OpenAI's o-series and "
+    "gpt-5 refuse --max-tokens; not sent if unset).",
+)
+@click.option(
+    "--reasoning-effort",
+    type=click.Choice(["low", "medium", "high"]),
+    default=default_of(RunSettings, "reasoning_effort"),
+    help="Sent as reasoning_effort to reasoning models (not sent if unset: the model's default).",
+)
+@click.option(
+    "--sampling/--no-sampling",
+    "send_sampling",
+    default=default_of(RunSettings, "send_sampling"),
+    show_default=True,
+    help="--no-sampling sends neither temperature nor top_p (reasoning models take only their "
+    "defaults). Without it, a 400 'Unsupported parameter' for temperature, top_p or max_tokens "
+    "drops that parameter (max_tokens: sent as max_completion_tokens), retries once, and keeps "
+    "the change for the run; the manifest records it.",
+)
+@click.option(
     "--seed",
     type=SEED,
     default=default_of(RunSettings, "seed"),
@@ -236,6 +394,9 @@ def run(
     temperature,
     top_p,
     max_tokens,
+    max_completion_tokens,
+    reasoning_effort,
+    send_sampling,
     seed,
     max_context,
     tokenizer,
@@ -250,11 +411,29 @@ def run(
     System message "You are a helpful assistant.", the prompt as user message, temperature 0,
     top_p 1. A rerun sends only what is not cached yet. Score the result with
       reflong-build eval score --answers TASKS --predictions OUT
+
+    \b
+    Reasoning models (o1, o3-mini, gpt-5, DeepSeek-R1, ...):
+      reflong-build eval run ... --reasoning-effort low --max-completion-tokens 32000 --no-sampling
+    The answer is the reply without its <think> reasoning; reasoning tokens are counted in
+    run_manifest.json.
     """
     from reflong.common.progress import tqdm_progress
 
+    if max_tokens is not None and max_completion_tokens is not None:
+        raise click.UsageError("give --max-tokens or --max-completion-tokens, not both")
     refuse_unfinished(prompts)
-    settings = RunSettings(model, base_url, temperature, top_p, max_tokens, seed)
+    settings = RunSettings(
+        model,
+        base_url,
+        temperature,
+        top_p,
+        max_tokens,
+        seed,
+        max_completion_tokens=max_completion_tokens,
+        reasoning_effort=reasoning_effort,
+        send_sampling=send_sampling,
+    )
     result = run_prompts(
         prompts,
         out_dir,
@@ -272,6 +451,15 @@ def run(
         click.echo(f"skipped: {item['file']} task {item['task']}: {item['reason']}", err=True)
     for item in result.failed[:10]:
         click.echo(f"failed: prompt {item['prompt_sha256'][:12]}: {item['error']}", err=True)
+    for param, change in result.adapted.items():
+        click.echo(f"adapted: {param} {change['action']} for this run ({change['error']})", err=True)
+    if result.cut_at_cap:
+        cap = "--max-completion-tokens" if max_tokens is None else "--max-tokens"
+        click.echo(
+            f"warning: {result.cut_at_cap} answers stopped at the token cap (finish_reason length; "
+            f"reasoning may have used it up): raise {cap}",
+            err=True,
+        )
     click.echo(result.line())
 
 

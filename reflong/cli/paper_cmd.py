@@ -20,28 +20,40 @@ from reflong.cli.options import (
     writes_store,
 )
 from reflong.common.errors import ReflongError
+from reflong.common.length_labels import canonical_label, label_tokens
 from reflong.common.progress import tqdm_progress
 from reflong.ingest.parse.settings import ParseSettings
 
 NOMINAL_DOCS = {"30K": 8, "45K": 12, "60K": 16, "75K": 20}
 TOKENS_PER_DOC = 3750  # Ref-Long-Paper: 30K tokens for 8 papers
+EVEN_WITHIN = 0.005  # tokens per paper may differ this much between lengths before prompts fall short
 
 
 def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
-    """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``."""
+    """``30K,45K`` (M from Ref-Long: 8, 12, ...; other sizes at ~3.75K tokens a paper) or ``30K:8``.
+
+    Labels as people write them (``128k``, ``1M``, ``1.5M``; ``reflong.common.length_labels``) in
+    whole thousands of tokens; ``1M`` is the setting ``1000K`` (same files, same tasks).
+
+    M of a label Ref-Long did not use is ``floor(tokens / 3750)``: at least 3,750 tokens a paper.
+    Why floor and not round: the ``fit`` policy gives every length one per-paper budget, the
+    tightest length's (cumulative tasks show the same text at every length), so a length with
+    fewer tokens a paper than the others makes the others' prompts fall short of their labels.
+    Rounding gave 512K 137 papers (3,737 tokens each) beside 128K's 34 (3,765): 128K, 256K and 1M
+    prompts came out 0.5-1.1% under the label on the 2024-sized world (``bench/long_settings.py``);
+    with floor, 512K has 136 and 1M 266, 3,759-3,765 tokens a paper at all four."""
     out = []
     if not text.strip():
         raise click.BadParameter("give at least one length, e.g. 30K,45K")
     for part in (p.strip() for p in text.split(",") if p.strip()):
-        m = re.fullmatch(r"(\d+)K(?::(\d+))?", part, re.I)
-        if not m:
-            raise click.BadParameter(f"{part!r}: expected e.g. 30K or 30K:8 (label:documents)")
-        label = f"{m.group(1)}K"
-        n_docs = (
-            int(m.group(2))
-            if m.group(2)
-            else NOMINAL_DOCS.get(label, round(int(m.group(1)) * 1000 / TOKENS_PER_DOC))
-        )
+        m = re.fullmatch(r"([^:]+?)(?::(\d+))?", part)
+        tokens = label_tokens(m.group(1)) if m else None
+        if tokens is None or tokens < 1000 or tokens % 1000:
+            raise click.BadParameter(
+                f"{part!r}: expected e.g. 30K, 1M or 30K:8 (label:documents), in whole thousands of tokens"
+            )
+        label = canonical_label(tokens)
+        n_docs = int(m.group(2)) if m.group(2) else NOMINAL_DOCS.get(label, tokens // TOKENS_PER_DOC)
         if n_docs < 2:
             raise click.BadParameter(f"{part!r}: a task needs at least 2 documents")
         out.append((label, n_docs))
@@ -54,11 +66,34 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+def _check_licenses(ctx, param, value):
+    """--licenses as sorted kind names, checked before any stage runs (one line when unknown)."""
+    if value is None:
+        return None
+    from reflong.common.licenses import parse_allowed
+
+    try:
+        return tuple(sorted(parse_allowed(value)))
+    except ReflongError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--licenses: ")) from None
+
+
+def uneven_lengths(lengths: tuple[tuple[str, int], ...]) -> list[tuple[str, float]]:
+    """Lengths whose prompts will fall short of their label by more than EVEN_WITHIN, and by how
+    much: one per-paper budget, the tightest length's, fills each length's M papers."""
+    per_paper = {label: label_tokens(label) / n for label, n in lengths}
+    tightest = min(per_paper.values())
+    return [
+        (label, 1 - tightest / size) for label, size in per_paper.items() if 1 - tightest / size > EVEN_WITHIN
+    ]
+
+
 @click.command()
 @ingest_options
 @lengths_option(
     ",".join(label for label, _ in default_of(PaperSettings, "lengths")),
-    "Nominal lengths (30K:8 sets M).",
+    "Nominal lengths, comma-separated: 30K, 128k, 1M (= 1000K, the same setting), 1.5M; "
+    "30K:8 sets M (else Ref-Long's M, or ~3.75K tokens a paper).",
     parse_lengths,
 )
 @click.option(
@@ -148,6 +183,15 @@ def parse_lengths(text: str) -> tuple[tuple[str, int], ...]:
     help="PDF parse processes.",
 )
 @click.option("--reuse-db", is_flag=True, help="Only assemble, from what the store already holds.")
+@click.option(
+    "--licenses",
+    default=None,
+    callback=_check_licenses,
+    help="Keep only documents (and keys) whose arXiv licence is one of these, comma separated: short "
+    "names (cc-by, cc-by-sa, cc0, public-domain, cc-by-nc-sa, cc-by-nc-nd, arxiv-nonexclusive), licence "
+    "URLs, or 'redistributable' (cc-by, cc-by-sa, cc0, public-domain: the ones that let anyone "
+    "republish the cut texts). Default: every paper; the card then says which may be republished.",
+)
 @no_baselines_option
 def paper(**opts) -> None:
     """Build the Ref-Long-Paper subset end to end: ingest, parse, cite, resolve, assemble.
@@ -185,6 +229,12 @@ def run_paper(opts: dict, on_plan: Callable | None = None):
     if not opts["since"]:
         raise click.UsageError("--since YYYY-MM is required: it names the seed window of the build")
     lengths = parse_lengths(opts["lengths"])
+    for label, short in uneven_lengths(lengths):
+        click.echo(
+            f"note: {label} prompts will be about {short:.1%} under {label}: every length shares the "
+            "tightest length's tokens per paper (give M per length, e.g. 128K:34, to even them out)",
+            err=True,
+        )
     difficulties = tuple(d.strip() for d in opts["difficulty"].split(",") if d.strip())
     for d in difficulties:
         if d not in ("easy", "hard"):
@@ -212,6 +262,7 @@ def run_paper(opts: dict, on_plan: Callable | None = None):
         question_last=opts["question_last"],
         tokenizer=opts["tokenizer"],
         min_positives=opts["min_positives"],
+        licenses=opts["licenses"],
     )
     result = run_paper_build(
         engine,

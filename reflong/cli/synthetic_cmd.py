@@ -79,7 +79,8 @@ def _common(func):
         ),
         lengths_option(
             None,
-            f"Nominal lengths, comma-separated [default: A {A_LENGTHS}; F {F_LENGTHS}].",
+            "Nominal lengths, comma-separated: 8K, 128k, 1M (= 1000K, the same setting), 1.5M or a "
+            f"token count like 8000 [default: A {A_LENGTHS}; F {F_LENGTHS}].",
             _lengths_syntax,
         ),
         click.option(

@@ -49,6 +49,7 @@ from pathlib import Path
 
 from reflong.demo import text
 from reflong.demo.titles import realistic_title
+from reflong.servers.oai import LICENSE_MIX
 
 FORMAT = "reflong-catalog2024/1"
 FIRST_MONTH = "2023-12"
@@ -91,12 +92,7 @@ IN_SCOPE_PRIMARY = (
 )
 OTHER_CS = ("cs.CV", "cs.RO", "cs.CR", "cs.SE", "cs.DC", "cs.IR", "cs.HC", "cs.NI", "cs.DS", "cs.CY")
 NON_CS = ("math.OC", "stat.ME", "eess.SP", "physics.comp-ph", "q-bio.NC", "econ.EM", "quant-ph")
-LICENSES = (
-    ("http://arxiv.org/licenses/nonexclusive-distrib/1.0/", 70),
-    ("http://creativecommons.org/licenses/by/4.0/", 25),
-    ("http://creativecommons.org/licenses/by-sa/4.0/", 3),
-    ("http://creativecommons.org/licenses/by-nc-sa/4.0/", 2),
-)
+LICENSES = LICENSE_MIX  # the stand-in's realistic mix (reflong/servers/oai.py)
 COMMENTS = (
     "{p} pages, {f} figures",
     "{p} pages, {f} figures, {t} tables",

@@ -28,10 +28,21 @@ document is dropped with probability ``miss_rate`` and one wrong document added 
 ``extra_rate``. ``planted`` says what was done to each task before any request, so tests know the
 Type I/II/III counts in advance. An unknown prompt gets an answer without indexes.
 
+A contaminated model (``knows_until="2024-02"``): it has "read" every paper up to that month, so
+tasks whose release (``evaluate/releases.py``: the dataset row's ``release``, else the key paper's
+month) is at or before it are answered exactly right, and only the later ones get the planted
+misses and extras; ``eval score``'s contamination view should then show the drop after the cutoff.
+
 Counting, for "no request is sent twice" proofs: ``received`` (every chat request), ``answered``
 (per prompt sha256, responses produced), ``abandoned`` (the client hung up before its answer was
 ready; like vLLM, which aborts a request whose client disconnects). ``pause_after=N`` holds every
 answer after the N-th until ``resume()``, so a test can kill a client at a known point.
+
+Reasoning mode (``reasoning="hidden"|"field"|"tags"``, ``--reasoning``): the same answers, taken
+the way OpenAI's reasoning models take requests (400 on ``temperature``/``top_p``/``max_tokens``,
+``max_completion_tokens`` as the cap, reasoning tokens in ``usage``, reasoning text hidden, in
+``reasoning_content`` or in ``<think>`` tags); ``refused`` and ``reasoning_tokens_given`` count it.
+The behaviour and its sources are in ``openai_reasoning``.
 
 Run it by hand:
     python -m reflong.servers.openai_server --tasks reflong-demo/paper --port 8000 --miss-rate 0.2
@@ -53,6 +64,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from reflong.common.hashing import sha256_text
+from reflong.servers import openai_reasoning
 from reflong.servers.background import BackgroundServer, send_json
 
 DEFAULT_MODEL = "reflong-standin"
@@ -70,6 +82,7 @@ class Planted:
     missed: tuple[int, ...]
     extra: tuple[int, ...]
     paper_format: bool
+    n_documents: int = 0
 
     @property
     def error_type(self) -> str | None:
@@ -81,10 +94,16 @@ class Planted:
 
 
 def load_tasks(
-    folders: list[Path], miss_rate: float = 0.0, extra_rate: float = 0.0, seed: int = 0
+    folders: list[Path],
+    miss_rate: float = 0.0,
+    extra_rate: float = 0.0,
+    seed: int = 0,
+    knows_until: str | None = None,
 ) -> dict[str, Planted]:
-    """Planted answers for every task in ``folders``, keyed by the prompt's sha256."""
+    """Planted answers for every task in ``folders``, keyed by the prompt's sha256; with
+    ``knows_until``, tasks released up to that month are answered right (see the module doc)."""
     from reflong.evaluate import files
+    from reflong.evaluate.releases import task_releases
 
     out: dict[str, Planted] = {}
     for folder in folders:
@@ -95,18 +114,22 @@ def load_tasks(
                 continue
             answers = files.load_mapping(answers_path)
             prompts = files.load_mapping(prompts_path)
+            releases = task_releases(answers_path, config) if knows_until else {}
             for tid in files.task_order(answers):
                 key, gold = answers[tid]
                 prompt = prompts[tid][1]
                 m = len(files.prompt_documents(prompt).documents)
                 rng = random.Random(f"{seed}/{config}/{tid}")
                 gold_set = sorted(set(gold))
+                known = knows_until is not None and releases.get(tid, "9999-99") <= knows_until
                 missed = (rng.choice(gold_set),) if gold_set and rng.random() < miss_rate else ()
                 others = [i for i in range(m) if i not in gold_set]
                 extra = (rng.choice(others),) if others and rng.random() < extra_rate else ()
+                if known:  # the same draws are made, so the later tasks' errors do not move
+                    missed = extra = ()
                 answer = tuple(sorted((set(gold_set) - set(missed)) | set(extra)))
                 out[sha256_text(prompt)] = Planted(
-                    config, tid, key, tuple(gold_set), answer, missed, extra, "Papers: {}" in prompt
+                    config, tid, key, tuple(gold_set), answer, missed, extra, "Papers: {}" in prompt, m
                 )
     return out
 
@@ -208,6 +231,8 @@ class _Handler(BaseHTTPRequestHandler):
                     headers,
                 )
             return
+        if owner.reasoning is not None and not self._reasoning_accepts(body):
+            return
         prompt_tokens = sum(owner.count_tokens(str(m.get("content", ""))) for m in messages)
         if owner.max_context is not None and prompt_tokens > owner.max_context:
             self._json(
@@ -226,7 +251,26 @@ class _Handler(BaseHTTPRequestHandler):
             return  # the client hung up while its answer was held: nothing was answered
         planted = owner.tasks.get(sha)
         content = planted.response() if planted else "I could not find the answer in these documents."
+        message: dict = {"role": "assistant", "content": content}
+        finish_reason = "stop"
         completion_tokens = owner.count_tokens(content)
+        usage_details: dict = {}
+        if owner.reasoning is not None:
+            r = openai_reasoning.reply(
+                owner.reasoning,
+                content,
+                planted.n_documents if planted else 1,
+                body.get("reasoning_effort") or openai_reasoning.DEFAULT_EFFORT,
+                body.get("max_completion_tokens"),
+                owner.count_tokens,
+            )
+            message["content"] = r.content
+            if r.reasoning_content is not None:
+                message["reasoning_content"] = r.reasoning_content
+            finish_reason = r.finish_reason
+            completion_tokens = r.completion_tokens
+            usage_details = {"completion_tokens_details": {"reasoning_tokens": r.reasoning_tokens}}
+            owner._count_reasoning(r.reasoning_tokens)
         self._json(
             200,
             {
@@ -237,8 +281,8 @@ class _Handler(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
+                        "message": message,
+                        "finish_reason": finish_reason,
                         "logprobs": None,
                     }
                 ],
@@ -246,9 +290,36 @@ class _Handler(BaseHTTPRequestHandler):
                     "prompt_tokens": prompt_tokens,
                     "completion_tokens": completion_tokens,
                     "total_tokens": prompt_tokens + completion_tokens,
+                    **usage_details,
                 },
             },
         )
+
+    def _reasoning_accepts(self, body: dict) -> bool:
+        """Reasoning mode: refuse sampling parameters and ``max_tokens`` as OpenAI's reasoning
+        models do (``openai_reasoning``), counting each refusal; check ``reasoning_effort`` (the
+        message as github.com/Kilo-Org/cloud/pull/3807 recorded it from OpenAI; param and code by
+        analogy with the unsupported-parameter bodies)."""
+        owner = self.server.owner
+        param = openai_reasoning.refused_param(body)
+        if param is not None:
+            owner._count_refused(param)
+            self._json(400, openai_reasoning.unsupported(param))
+            return False
+        effort = body.get("reasoning_effort")
+        if effort is not None and effort not in openai_reasoning.EFFORTS:
+            self._json(
+                400,
+                _error(
+                    f"Unsupported value: 'reasoning_effort' does not support '{effort}' with this "
+                    "model. Supported values are: 'low', 'medium', and 'high'.",
+                    "invalid_request_error",
+                    "unsupported_value",
+                    "reasoning_effort",
+                ),
+            )
+            return False
+        return True
 
 
 class _HTTPServer(ThreadingHTTPServer):
@@ -289,10 +360,12 @@ class OpenAIServer(BackgroundServer):
         retry_after: float = 1.0,
         delay: float = 0.0,
         pause_after: int | None = None,
+        knows_until: str | None = None,
+        reasoning: str | None = None,
     ) -> None:
         from reflong.common.tokenizer import get_tokenizer
 
-        self.tasks = load_tasks([Path(f) for f in task_folders], miss_rate, extra_rate, seed)
+        self.tasks = load_tasks([Path(f) for f in task_folders], miss_rate, extra_rate, seed, knows_until)
         self.model = model
         self.api_key = api_key
         self.max_context = max_context
@@ -300,6 +373,11 @@ class OpenAIServer(BackgroundServer):
         self.retry_after = retry_after
         self.delay = delay
         self.pause_after = pause_after
+        if reasoning is not None and reasoning not in openai_reasoning.MODES:
+            raise ValueError(f"reasoning must be one of {openai_reasoning.MODES}, not {reasoning!r}")
+        self.reasoning = reasoning
+        self.refused: Counter[str] = Counter()  # reasoning mode: 400s per refused parameter
+        self.reasoning_tokens_given = 0  # reasoning mode: reasoning tokens over every answer
         self.count_tokens = get_tokenizer("o200k_base").count
         self.received = 0
         self.answered: Counter[str] = Counter()
@@ -324,6 +402,14 @@ class OpenAIServer(BackgroundServer):
         with self._lock:
             self.received += 1
             return self.received
+
+    def _count_refused(self, param: str) -> None:
+        with self._lock:
+            self.refused[param] += 1
+
+    def _count_reasoning(self, tokens: int) -> None:
+        with self._lock:
+            self.reasoning_tokens_given += tokens
 
     def _wait_turn(self, conn: socket.socket, sha: str) -> bool:
         """Hold the answer while paused or during ``delay``; give up if the client hangs up.
@@ -363,6 +449,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--extra-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-context", type=int, default=None)
+    parser.add_argument(
+        "--knows-until",
+        default=None,
+        metavar="YYYY-MM",
+        help="A contaminated model: tasks released up to this month answered right, the others with the planted errors.",
+    )
+    parser.add_argument(
+        "--reasoning",
+        choices=openai_reasoning.MODES,
+        default=None,
+        help="Behave like a reasoning model (refuse temperature/top_p/max_tokens, count reasoning "
+        "tokens); hidden: OpenAI, field: reasoning_content, tags: <think> in the content.",
+    )
     args = parser.parse_args(argv)
     server = OpenAIServer(
         args.tasks,
@@ -373,6 +472,8 @@ def main(argv: list[str] | None = None) -> None:
         extra_rate=args.extra_rate,
         seed=args.seed,
         max_context=args.max_context,
+        knows_until=args.knows_until,
+        reasoning=args.reasoning,
     )
     print(f"serving {len(server.tasks)} prompts as model {args.model!r} at {server.url}", flush=True)
     server.serve_until_interrupted()

@@ -1,0 +1,281 @@
+"""Resolver vs the naive baseline on real reference strings of many citation styles.
+
+    python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
+                                   [--no-naive] [--misses FILE]
+
+Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
+held out) and for the corpus labels (../shared/corpus/labels, when present), precision, recall
+and F1 per style and overall, for
+
+- ``ours``: the pipeline's decision for each raw string, through ``citations.match`` (the
+  built-in parse, then ``SeedIndex.resolve`` with the default thresholds), counted at the accept
+  band;
+- ``naive``: rapidfuzz ``fuzz.partial_ratio(seed title, raw string) >= 90`` on the lower-cased
+  strings, the best-scoring seed of each entry (the first seed in id order on a tie).
+
+Counting is per entry: an accepted seed equal to the gold seed is a true positive; any other
+accepted seed is a false positive (and, if the entry has a gold seed, also a false negative);
+an entry with a gold seed and no accepted seed is a false negative. Entries whose gold is null
+cite a work that is not in the seed list: any accept on them is a false positive.
+
+The naive baseline's all-pairs ``partial_ratio`` (~10,000 x ~8,000) is cut down by an exact
+filter first: a window of the raw string scoring >= 90 against a seed title of length L is at
+most 0.2 L insertions/deletions away from it, and each such edit destroys at most 3 of the
+title's character trigrams, so at least 0.4 L - 2 of them must occur in the raw string (the
+q-gram lemma). Pairs below that bound cannot score 90 and are skipped; the rest are scored
+exactly, so the figures are those of the full all-pairs run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from reflong.citations.match import EntryDecision, RawEntry, build_index, match_raw
+from reflong.citations.resolve import SeedTitle
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data" / "real" / "citation_styles"
+CORPUS = REPO.parent / "shared" / "corpus"
+NAIVE_CUTOFF = 90.0
+_BUCKETS = 1 << 20
+
+
+def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[SeedTitle], list[dict]]:
+    """One split's seeds and entries of the multi-style set (format: its SOURCES.md)."""
+    seeds = []
+    for line in (data / f"seeds.{split}.jsonl").read_text(encoding="utf-8").splitlines():
+        s = json.loads(line)
+        seeds.append(SeedTitle(s["arxiv_id"], s["title"], s.get("published"), s.get("first_author")))
+    entries = [
+        json.loads(x) for x in (data / f"entries.{split}.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    return seeds, entries[:limit] if limit else entries
+
+
+def load_corpus_labels(corpus: Path) -> tuple[list[SeedTitle], list[dict]]:
+    """The corpus labels as entries: each labelled reference string (cited or a near miss) once
+    per paper, gold = the seed it cites (null for a near miss only); ambiguous pairs are kept
+    aside in ``ambiguous`` and count neither way."""
+    seeds = []
+    for line in (corpus / "seeds.jsonl").read_text(encoding="utf-8").splitlines():
+        s = json.loads(line)
+        seeds.append(
+            SeedTitle(s["arxiv_id"], s["title"], s.get("published"), s.get("first_author"), s.get("doi"))
+        )
+    entries: dict[tuple[str, str], dict] = {}
+    for line in (corpus / "labels" / "dev.jsonl").read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        ambiguous = sorted(a["seed"] for a in label.get("ambiguous", []))
+        for kind in ("cites", "near_misses"):
+            for c in label.get(kind, []):
+                key = (label["paper"], c["reference"])
+                e = entries.setdefault(
+                    key,
+                    {
+                        "id": f"{label['paper']}#{len(entries) + 1}",
+                        "citing": label["paper"],
+                        "raw": c["reference"],
+                        "style": "corpus",
+                        "gold": None,
+                        "ambiguous": ambiguous,
+                    },
+                )
+                if kind == "cites":
+                    e["gold"] = c["seed"]
+    return seeds, list(entries.values())
+
+
+def ours(seeds: list[SeedTitle], entries: list[dict]) -> list[EntryDecision]:
+    """The pipeline's decision on each entry, the citing paper never resolved against itself."""
+    full = build_index(seeds)
+    ids = {s.arxiv_id for s in seeds}
+    by_citing: dict[str, object] = {}
+    out: list[EntryDecision] = []
+    for e in entries:
+        index = full
+        if e["citing"] in ids:  # the pipeline never resolves a paper against itself
+            if e["citing"] not in by_citing:
+                by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]])
+            index = by_citing[e["citing"]]
+        out.append(match_raw(index, RawEntry(e["id"], e["citing"], e["raw"])))
+    return out
+
+
+def accepted(decisions: list[EntryDecision]) -> list[str | None]:
+    """The seed each entry is accepted for (None: review or nothing): the accept band counts."""
+    return [d.seed if d.decision == "accept" else None for d in decisions]
+
+
+def _trigram_keys(text: str) -> list[int]:
+    return [hash(text[i : i + 3]) & (_BUCKETS - 1) for i in range(len(text) - 2)]
+
+
+def naive(seeds: list[SeedTitle], entries: list[dict]) -> list[str | None]:
+    """Best seed with partial_ratio >= 90 on lower-cased strings (exact; see the module doc)."""
+    order = sorted(range(len(seeds)), key=lambda i: seeds[i].arxiv_id)
+    titles = [seeds[i].title.lower() for i in order]
+    keys = [_trigram_keys(t) for t in titles]
+    flat = np.fromiter((k for ks in keys for k in ks), dtype=np.int64)
+    counts = np.array([len(ks) for ks in keys])
+    owner = np.repeat(np.arange(len(titles)), counts)
+    lengths = np.array([len(t) for t in titles])
+    need = 0.4 * lengths - 2
+    key_sets = [frozenset(ks) for ks in keys]
+    out: list[str | None] = []
+    mask = np.zeros(_BUCKETS, dtype=bool)
+    for e in entries:
+        raw = e["raw"].lower()
+        rk = _trigram_keys(raw)
+        mask[rk] = True
+        hits = np.bincount(owner, weights=mask[flat], minlength=len(titles))
+        mask[rk] = False
+        cand = [int(i) for i in np.nonzero((hits >= need) & (lengths <= len(raw)))[0]]
+        # A title longer than the raw string swaps roles in partial_ratio: the raw string is
+        # then the needle, and the same bound holds for its trigrams found in the title.
+        bound = 0.4 * len(raw) - 2
+        for i in np.nonzero(lengths > len(raw))[0]:
+            have = key_sets[i]
+            if sum(k in have for k in rk) >= bound:
+                cand.append(int(i))
+        cand.sort()
+        best, best_score = None, NAIVE_CUTOFF - 1e-9
+        for i in cand:
+            score = fuzz.partial_ratio(titles[i], raw, score_cutoff=NAIVE_CUTOFF)
+            if score > best_score:
+                best, best_score = seeds[order[i]].arxiv_id, score
+        out.append(best)
+    return out
+
+
+def score(entries: list[dict], predicted: list[str | None]) -> dict:
+    """Precision / recall / F1 per style and overall (entry-level counting, module doc)."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for e, p in zip(entries, predicted, strict=True):
+        if p is not None and p in e.get("ambiguous", ()):
+            continue
+        for key in ("overall", e["style"]):
+            c = counts[key]
+            if p is not None and p == e["gold"]:
+                c["tp"] += 1
+            else:
+                if p is not None:
+                    c["fp"] += 1
+                if e["gold"] is not None:
+                    c["fn"] += 1
+    out = {}
+    for key in sorted(counts, key=lambda k: (k != "overall", k)):
+        c = counts[key]
+        p = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 1.0
+        r = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 1.0
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        out[key] = {
+            "precision": round(p, 4),
+            "recall": round(r, 4),
+            "f1": round(f1, 4),
+            **dict(sorted(c.items())),
+        }
+    return out
+
+
+def misses(
+    name: str, seeds: list[SeedTitle], entries: list[dict], decisions: list[EntryDecision], base: list | None
+) -> list[dict]:
+    """Every entry either system got wrong, with the evidence: for reading, not for scoring."""
+    titles = {s.arxiv_id: s.title for s in seeds}
+    out = []
+    for i, (e, d) in enumerate(zip(entries, decisions, strict=True)):
+        mine = d.seed if d.decision == "accept" else None
+        theirs = base[i] if base is not None else e["gold"]
+        if mine == e["gold"] and theirs == e["gold"]:
+            continue
+        best = d.matches[0] if d.matches else None
+        out.append(
+            {
+                "set": name,
+                "id": e["id"],
+                "style": e["style"],
+                "source": e.get("source"),
+                "raw": e["raw"],
+                "gold": e["gold"],
+                "gold_title": titles.get(e["gold"]) if e["gold"] else None,
+                "ours": mine,
+                "ours_title": titles.get(mine) if mine else None,
+                "ours_decision": d.decision,
+                "ours_best": best.seed_id if best else None,
+                "ours_score": best.score if best else None,
+                "ours_reason": best.reason if best else None,
+                "parsed_title": d.parsed.title,
+                "naive": base[i] if base is not None else None,
+            }
+        )
+    return out
+
+
+def evaluate(seeds: list[SeedTitle], entries: list[dict], with_naive: bool = True, name: str = "") -> dict:
+    """Both systems on one set of entries, with the set's counts (and, in ``_misses``, the
+    entries either got wrong)."""
+    t0 = time.perf_counter()
+    decisions = ours(seeds, entries)
+    t1 = time.perf_counter()
+    base = naive(seeds, entries) if with_naive else None
+    t2 = time.perf_counter()
+    return {
+        "entries": len(entries),
+        "gold_pairs": sum(e["gold"] is not None for e in entries),
+        "seeds": len(seeds),
+        "styles": dict(sorted(Counter(e["style"] for e in entries).items())),
+        "ours": score(entries, accepted(decisions)),
+        "naive": score(entries, base) if base is not None else None,
+        "seconds": {"ours": round(t1 - t0, 1), "naive": round(t2 - t1, 1) if with_naive else None},
+        "_misses": misses(name, seeds, entries, decisions, base),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DATA, help="the multi-style set (default: %(default)s)")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="../shared/corpus; skipped when absent")
+    ap.add_argument("--splits", default="dev,test", help="comma-separated: dev, test (default: %(default)s)")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
+    ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")
+    ap.add_argument(
+        "--misses",
+        type=Path,
+        default=None,
+        help="write every entry either system got wrong (JSON lines) here",
+    )
+    args = ap.parse_args(argv)
+    wrong: list[dict] = []
+    result: dict = {"set": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data)}
+    for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
+        if split not in ("dev", "test"):
+            print(f"--splits: unknown split {split!r} (dev, test)", file=sys.stderr)
+            return 2
+        seeds, entries = load_set(args.data, split, args.limit)
+        print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr)
+        result[split] = evaluate(seeds, entries, not args.no_naive, split)
+        wrong += result[split].pop("_misses")
+    if (args.corpus / "labels" / "dev.jsonl").is_file():
+        seeds, entries = load_corpus_labels(args.corpus)
+        result["corpus_labels"] = evaluate(seeds, entries, not args.no_naive, "corpus_labels")
+        wrong += result["corpus_labels"].pop("_misses")
+    else:
+        result["corpus_labels"] = None
+    if args.misses:
+        with open(args.misses, "w", encoding="utf-8") as fh:
+            for row in wrong:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(json.dumps(result, sort_keys=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

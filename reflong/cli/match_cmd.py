@@ -1,0 +1,106 @@
+"""``match``: raw reference strings x a seed list -> each entry's decision, without a store."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from reflong.citations.resolve import Thresholds
+from reflong.cli.options import default_of, output_format
+from reflong.common.errors import ReflongError
+from reflong.common.progress import tqdm_progress
+
+match_format = output_format(
+    ("text", "jsonl"),
+    "One tab-separated line per entry (id, decision, seed, score, reason), or JSON lines with every "
+    "candidate's evidence.",
+)
+
+
+@click.command()
+@click.option(
+    "--seeds",
+    "seeds_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="Seed list: JSON lines (arxiv_id, title, published, first_author, doi) as for `resolve "
+    "--seeds`, or a .csv file with a header naming those columns (arxiv_id and title required).",
+)
+@click.option(
+    "--entries",
+    "entries_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help='JSON lines, one entry a line: {"id": ..., "citing": <citing paper>, "raw": <reference string>}.',
+)
+@match_format
+@click.option(
+    "--accept",
+    type=float,
+    default=None,
+    help=f"Score for the accept band (default {default_of(Thresholds, 'accept'):g}).",
+)
+@click.option(
+    "--review",
+    type=float,
+    default=None,
+    help=f"Score for the review band (default {default_of(Thresholds, 'review'):g}).",
+)
+def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, review: float | None) -> None:
+    """Resolve raw reference strings against a seed list and print each one's decision.
+
+    The pipeline's own path, store left out: each string is parsed by the built-in entry parser
+    and scored by the resolver `resolve` uses, with the same thresholds. The decision is
+    `accept` or `review` (the band of the best seed) or `none`, with its evidence: method
+    (arxiv_id, doi, title), score, title-field score, first-author check and the reason. An entry
+    whose citing paper is itself a seed is never matched to that seed. Use it to check a
+    bibliography by hand, or to measure the resolver on a labelled set
+    (bench/resolve_styles.py does).
+
+    \b
+    Example:
+      reflong-build match --seeds seeds.jsonl --entries refs.jsonl --format jsonl
+    """
+    from reflong.citations.match import build_index, load_seeds, match_raw, read_entries
+
+    defaults = Thresholds()
+    t = Thresholds(
+        accept=defaults.accept if accept is None else accept,
+        review=defaults.review if review is None else review,
+    )
+    if t.review > t.accept:
+        raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
+    seeds = load_seeds(seeds_file)
+    entries = list(read_entries(entries_file))  # every line checked before any output
+    if not entries:
+        raise ReflongError(f"--entries {entries_file} lists no entries")
+    full = build_index(seeds, t)
+    by_self: dict[str, object] = {}
+    counts = {"accept": 0, "review": 0, "none": 0}
+    with tqdm_progress(total=len(entries), desc="match", unit="entry") as bar:
+        for entry in entries:
+            index = full
+            if entry.citing and entry.citing in full.by_id:
+                # As in the pipeline, a paper is never resolved against itself.
+                if entry.citing not in by_self:
+                    by_self[entry.citing] = build_index([s for s in seeds if s.arxiv_id != entry.citing], t)
+                index = by_self[entry.citing]
+            d = match_raw(index, entry)
+            counts[d.decision] += 1
+            if fmt == "jsonl":
+                click.echo(json.dumps(d.to_dict(), ensure_ascii=False))
+            else:
+                row = d.to_dict()
+                score = "" if row["score"] is None or d.decision == "none" else f"{row['score']:g}"
+                reason = row["reason"] if d.decision != "none" else "-"
+                click.echo(f"{entry.id}\t{d.decision}\t{d.seed or '-'}\t{score}\t{reason}")
+            bar.update(1)
+    click.echo(
+        f"match: {len(entries)} entries x {len(seeds)} seeds: "
+        f"{counts['accept']} accept, {counts['review']} review, {counts['none']} none",
+        err=True,
+    )
+
+
+COMMANDS = [match]

@@ -163,6 +163,11 @@ AS_SETTING = {
     ("paper", "lengths"): parse_lengths,
     ("paper", "difficulty"): lambda v: tuple(d.strip() for d in v.split(",") if d.strip()),
 }
+# `refresh` takes every `paper` option (the same objects): the same settings and conversions.
+SETTINGS["refresh"] = SETTINGS["paper"]
+AS_SETTING.update(
+    {("refresh", name): convert for (cmd, name), convert in list(AS_SETTING.items()) if cmd == "paper"}
+)
 
 UNSET = getattr(click.core, "UNSET", None)
 

@@ -89,9 +89,10 @@ def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built,
 
     _tmp, out, _ = built
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf_cache"))
-    check_card(
-        out, SHARED | {"key_arxiv_id", "key_license", "evidence"}
-    )  # one `setting` column, no `difficulty`
+    # one `setting` column, no `difficulty`; `release`: the window's seed month (issue 21)
+    check_card(out, SHARED | {"key_arxiv_id", "key_license", "release", "evidence"})
     rows = pq.read_table(out / "data" / "easy_6K.parquet").to_pylist()
     assert {r["setting"] for r in rows} == {"easy"} and "difficulty" not in rows[0]
+    window = json.loads((out / "manifest.json").read_text())["settings"]["window"]
+    assert {r["release"] for r in rows} == {window.split(":")[0]}
     assert "## Ground truth checks" in (out / "README.md").read_text()

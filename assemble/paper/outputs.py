@@ -49,6 +49,11 @@ COLUMNS = (
     ("key_arxiv_id", "arXiv id of the seed paper whose title is the key."),
     ("key_license", "Licence URL of the seed paper (its newest version's); empty when not known."),
     (
+        "release",
+        "The release (seed window, `YYYY-MM`) the task comes from: the month the key was first "
+        "published. Filter on it to score only windows after a model's training cutoff.",
+    ),
+    (
         "evidence",
         "Per answer document: `index`, `arxiv_id`, `version`, the `reference` entry that cites the key, "
         "the resolver's `method` (arxiv_id, doi, title, audit) and `score`.",
@@ -79,6 +84,7 @@ def _features():
         extra_features={
             "key_arxiv_id": Value("string"),
             "key_license": Value("string"),
+            "release": Value("string"),
             "evidence": List(evidence),
         },
         extra_doc_features={
@@ -90,7 +96,15 @@ def _features():
     )
 
 
-def to_record(task: RenderedTask, layout: str) -> TaskRecord:
+def release_of(window: str) -> str:
+    """The release label of a build window: its seed month (``2024-03:s1:p6:d2`` -> ``2024-03``).
+
+    Why the seed month: a task's key is a paper first published then, so every task of the
+    release postdates a model whose training data ends before it (issue 21)."""
+    return window.split(":", 1)[0]
+
+
+def to_record(task: RenderedTask, layout: str, release: str = "") -> TaskRecord:
     documents = tuple(
         DocumentRecord(
             index=i,
@@ -121,6 +135,7 @@ def to_record(task: RenderedTask, layout: str) -> TaskRecord:
         extra={
             "key_arxiv_id": task.key.arxiv_id,
             "key_license": task.key.license or "",
+            "release": release,
             "evidence": task.evidence(),
         },
     )
@@ -217,6 +232,7 @@ def write_paper_outputs(
     for the card's Licences section."""
     out_dir = Path(out_dir)
     template = settings.template()
+    release = release_of(str(provenance.get("window", "")))
     output_spec = OutputSpec(
         prompt_dir=".", answers_dir=".", features=_features(), chat=settings.split == "train"
     )
@@ -232,7 +248,7 @@ def write_paper_outputs(
                 writers = format_writers(output_spec)
                 with ConfigWriter(out_dir, config, writers, n_tasks.get(config)) as writer:
                     for task in tasks:
-                        record = to_record(task, template.name)
+                        record = to_record(task, template.name, release)
                         writer.add(record)
                         for section in card_sections:
                             section.add(config, record)

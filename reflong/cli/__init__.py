@@ -169,6 +169,7 @@ COMMAND_MODULES = (
     "cite_cmd",
     "match_cmd",  # reflong-build match (raw strings x a seed list, no store)
     "paper_cmd",
+    "refresh_cmd",  # reflong-build refresh: the next window as a release
     "synthetic_cmd",  # reflong-build a / f
     "split_cmd",  # reflong-build check-disjoint (training splits)
     "demo_cmd",

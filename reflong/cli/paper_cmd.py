@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -217,6 +218,26 @@ def paper(**opts) -> None:
     (Ref-Long format), data/*.parquet with README.md (a `datasets` dataset with card),
     manifest.json (versions, sha256s, settings) and build_report.json (what was left out, why).
     """
+    result = run_paper(opts)
+    if result is None:
+        return  # --dry-run: the plan is printed, nothing was downloaded
+    if result.removed:
+        from reflong.assemble.outputs_ownership import removed_line
+
+        click.echo(removed_line(result.out_dir, result.removed))
+    for change in result.changes[:50]:
+        click.echo(f"changed: {change}")
+    if len(result.changes) > 50:
+        click.echo(f"... and {len(result.changes) - 50} more changes")
+    click.echo(result.line())
+
+
+def run_paper(opts: dict, on_plan: Callable | None = None):
+    """The ``paper`` command's work on its parsed options: stages (unless ``reuse_db``), then the
+    assembly. Returns the build's result, or None after ``--dry-run``'s plan.
+
+    ``on_plan`` gets the ingest's plan right after it is printed (``refresh`` adds its own line).
+    Shared with ``refresh`` so both build a window the same way from the same options."""
     from reflong.assemble.paper.stage import run_paper_build
     from reflong.db.engine import open_store
     from reflong.ingest.plan.windows import BuildWindows, parse_month
@@ -239,8 +260,8 @@ def paper(**opts) -> None:
         parse_month(opts["since"]), opts["seed_months"], opts["pool_months"], opts["distractor_months"]
     ).label
     engine = open_store(opts["db_path"])
-    if not opts["reuse_db"] and _run_stages(engine, opts, window):
-        return  # --dry-run: the plan is printed, nothing was downloaded
+    if not opts["reuse_db"] and _run_stages(engine, opts, window, on_plan):
+        return None  # --dry-run: the plan is printed, nothing was downloaded
     seed_ids = None
     if opts["seeds_file"]:
         from reflong.citations.seeds import load_seed_file
@@ -274,18 +295,10 @@ def paper(**opts) -> None:
         card_sections=baseline_sections(opts["seed"], opts.get("no_baselines", False)),
         held_out=held_out,
     )
-    if result.removed:
-        from reflong.assemble.outputs_ownership import removed_line
-
-        click.echo(removed_line(result.out_dir, result.removed))
-    for change in result.changes[:50]:
-        click.echo(f"changed: {change}")
-    if len(result.changes) > 50:
-        click.echo(f"... and {len(result.changes) - 50} more changes")
-    click.echo(result.line())
+    return result
 
 
-def _run_stages(engine, opts: dict, window: str) -> bool:
+def _run_stages(engine, opts: dict, window: str, on_plan: Callable | None = None) -> bool:
     """Ingest, parse, cite and resolve; each resumes and prints its one-line summary.
 
     Returns True when the run stops after the plan (``--dry-run``)."""
@@ -306,7 +319,7 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
         engine,
         settings,
         progress=tqdm_progress,
-        plan_callback=lambda plan: click.echo("\n".join(plan.lines())),
+        plan_callback=lambda plan: _show_plan(plan, on_plan),
     )
     if settings.plan.dry_run:
         click.echo("dry run: nothing downloaded; rerun without --dry-run to fetch the planned PDFs")
@@ -335,6 +348,12 @@ def _run_stages(engine, opts: dict, window: str) -> bool:
     if agreement is not None:
         click.echo(agreement.line())
     return False
+
+
+def _show_plan(plan, on_plan: Callable | None) -> None:
+    click.echo("\n".join(plan.lines()))
+    if on_plan is not None:
+        on_plan(plan)
 
 
 COMMANDS = [paper]

@@ -170,8 +170,13 @@ class StandIns:
     included); ``s.url_options()`` is what ``paper`` is pointed at; ``s.counts()`` the requests
     both have answered so far, by kind."""
 
-    def __init__(self, world: Path, settings: RehearsalSettings, echo: Echo = _stderr) -> None:
+    def __init__(
+        self, world: Path, settings: RehearsalSettings, echo: Echo = _stderr, ports: tuple[int, int] = (0, 0)
+    ) -> None:
         self.world, self.settings, self.echo = Path(world), settings, echo
+        # (arXiv, index); 0: any free port. Fixed ports keep the URLs, so a later run against a
+        # restarted stand-in (a grown world) continues the store's harvest (keyed by endpoint).
+        self.ports = ports
         self.arxiv = self.index = None
 
     def __enter__(self) -> StandIns:
@@ -183,12 +188,12 @@ class StandIns:
 
         self.echo(f"rehearsal: starting the stand-ins on {self.world} ...")
         try:
-            self.arxiv = ArxivServer(self.world).start()
+            self.arxiv = ArxivServer(self.world, port=self.ports[0]).start()
             self.arxiv.pdf_source = OnDemandPdfs(
                 self.arxiv.catalog, self.world / TRUTH_FILE, lengths=self.settings.lengths
             )
             index_server = S2Server if self.settings.index == "s2" else OpenAlexServer
-            self.index = index_server(self.world).start()
+            self.index = index_server(self.world, port=self.ports[1]).start()
         except BaseException:
             self.__exit__()
             raise

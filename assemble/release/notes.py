@@ -1,0 +1,217 @@
+"""Release notes, generated from the store: what a release adds and what changed in earlier ones.
+
+A release's notes compare the store now with the store as the previous release saw it, which that
+release's manifest keeps (``release.json``: the newest verdict's id, the resolver's fingerprint,
+each released paper's newest version and withdrawal). So they name exactly:
+
+- the keys and tasks this release adds;
+- tasks of earlier releases whose ground truth the store now decides otherwise, and why: a verdict
+  recorded since the previous release, or a resolver changed since (version or thresholds);
+- papers of earlier releases that have a newer version since (the released text is the older one,
+  which may cite differently), and papers withdrawn since.
+
+Earlier releases are never rewritten by a refresh (a published release must stay what it was):
+the notes are their errata, and ``refresh --since MONTH`` rebuilds one on request.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from reflong.assemble.release.store_view import PairStatus, PaperState, ReleasedTask, split_ref
+
+
+@dataclass(frozen=True)
+class EarlierRelease:
+    label: str
+    tasks: Sequence[ReleasedTask]
+
+
+@dataclass
+class ReleaseChanges:
+    release: str
+    previous: str | None
+    keys_added: list[tuple[str, str]] = field(default_factory=list)  # (arXiv id, title)
+    tasks_added: dict[str, int] = field(default_factory=dict)  # config -> tasks
+    truth_changed: list[dict] = field(default_factory=list)
+    new_versions: list[dict] = field(default_factory=list)
+    withdrawn: list[dict] = field(default_factory=list)
+    verdicts_since: int = 0
+    resolver: dict = field(default_factory=dict)  # {"before": ..., "now": ...} when it changed
+
+    def to_json(self) -> dict:
+        return {
+            "release": self.release,
+            "previous": self.previous,
+            "keys_added": [k for k, _ in self.keys_added],
+            "tasks_added": dict(self.tasks_added),
+            "truth_changed": self.truth_changed,
+            "new_versions": self.new_versions,
+            "withdrawn": self.withdrawn,
+            "verdicts_since": self.verdicts_since,
+            "resolver": self.resolver,
+        }
+
+
+def _uses(earlier: Sequence[EarlierRelease]) -> dict[str, list[str]]:
+    """arXiv id -> the release tasks that show it (as a document or as the key), sorted."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for release in earlier:
+        for task in release.tasks:
+            for ref in task.documents:
+                out[split_ref(ref)[0]].add(f"{release.label}/{task.name}")
+            out[task.key].add(f"{release.label}/{task.name}")
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def compute_changes(
+    release: str,
+    tasks: Sequence[ReleasedTask],
+    earlier: Sequence[EarlierRelease],
+    previous: Mapping | None,
+    statuses: Mapping[tuple[str, str], PairStatus],
+    states: Mapping[str, PaperState],
+    resolver_now: Mapping[str, str],
+    earlier_keys: set[str],
+) -> ReleaseChanges:
+    """The changes for ``release``'s notes.
+
+    ``previous``: the previous release's manifest (None for the first release); ``statuses``: the
+    store's decision now on every (document, key) pair of the earlier releases' tasks; ``states``:
+    every earlier released paper's versions now; ``earlier_keys``: keys any earlier release used."""
+    changes = ReleaseChanges(release, previous.get("release") if previous else None)
+    titles = {t.key: t.key_title for t in tasks}
+    changes.keys_added = [(k, titles[k]) for k in sorted(titles) if k not in earlier_keys]
+    counts: dict[str, int] = defaultdict(int)
+    for task in tasks:
+        counts[task.config] += 1
+    changes.tasks_added = dict(sorted(counts.items()))
+    if previous is None:
+        return changes
+    store_then = previous.get("store", {})
+    audit_then = int(store_then.get("audit_through", 0))
+    resolver_then = previous.get("resolver", {})
+    if resolver_then.get("fingerprint") != resolver_now.get("fingerprint"):
+        changes.resolver = {"before": dict(resolver_then), "now": dict(resolver_now)}
+    changes.verdicts_since = len({s.verdict_id for s in statuses.values() if s.verdict_id > audit_then})
+
+    by_pair: dict[tuple[str, str], dict] = {}
+    for rel in earlier:
+        for task in rel.tasks:
+            for ref in task.documents:
+                pair = (ref, task.key)
+                status = statuses.get(pair)
+                was = ref in task.positives
+                if status is None or status.positive == was:
+                    continue
+                if status.verdict_id > audit_then:
+                    why = f"audit {status.verdict} by {status.verdict_who}" + (
+                        f": {status.verdict_why}" if status.verdict_why else ""
+                    )
+                elif changes.resolver and status.resolvers - {resolver_then.get("fingerprint")}:
+                    why = f"resolver {resolver_then.get('version')} -> {resolver_now.get('version')}"
+                else:
+                    continue  # decided so already at the previous release: not a change since
+                entry = by_pair.setdefault(
+                    pair,
+                    {
+                        "document": ref,
+                        "key": task.key,
+                        "was": "positive" if was else "negative",
+                        "now": "positive" if status.positive else "negative",
+                        "why": why,
+                        "tasks": [],
+                    },
+                )
+                entry["tasks"].append(f"{rel.label}/{task.name}")
+    changes.truth_changed = [by_pair[p] for p in sorted(by_pair)]
+
+    papers_then = store_then.get("papers", {})
+    uses = _uses(earlier)
+    for arxiv_id in sorted(papers_then):
+        then = papers_then[arxiv_id]
+        now = states.get(arxiv_id)
+        if now is None:
+            continue
+        tasks_using = uses.get(arxiv_id, [])
+        if now.withdrawn and not then.get("withdrawn"):
+            changes.withdrawn.append(
+                {
+                    "arxiv_id": arxiv_id,
+                    "version": now.latest_version,
+                    "date": now.withdrawn_date,
+                    "comment": now.comment,
+                    "tasks": len(tasks_using),
+                    "releases": sorted({t.split("/")[0] for t in tasks_using}),
+                }
+            )
+        elif now.latest_version > int(then.get("latest_version", 0)):
+            changes.new_versions.append(
+                {
+                    "arxiv_id": arxiv_id,
+                    "before": int(then.get("latest_version", 0)),
+                    "now": now.latest_version,
+                    "tasks": len(tasks_using),
+                    "releases": sorted({t.split("/")[0] for t in tasks_using}),
+                }
+            )
+    return changes
+
+
+def render_notes(changes: ReleaseChanges, window: str, tool_version: str) -> str:
+    """RELEASE_NOTES.md: deterministic (no dates of the run), from ``changes`` only."""
+    c = changes
+    total = sum(c.tasks_added.values())
+    lines = [
+        f"# Release {c.release}",
+        "",
+        f"Window `{window}` (keys first published in {c.release}); built by reflong-build {tool_version}. "
+        + (f"Compared with release {c.previous}." if c.previous else "The first release in this folder."),
+        "",
+        "## Added",
+        "",
+        f"- Tasks: {total} (" + ", ".join(f"{cfg} {n}" for cfg, n in c.tasks_added.items()) + ")",
+        f"- Keys: {len(c.keys_added)} new",
+    ]
+    lines += [f"  - {k}: {title}" for k, title in c.keys_added]
+    if c.previous is None:
+        return "\n".join(lines).rstrip() + "\n"
+    lines += ["", f"## Changed since release {c.previous}", ""]
+    if c.resolver:
+        lines.append(
+            f"- Resolver: {c.resolver['before'].get('version')} ({c.resolver['before'].get('fingerprint')}) -> "
+            f"{c.resolver['now'].get('version')} ({c.resolver['now'].get('fingerprint')})"
+        )
+    lines.append(f"- Audit verdicts recorded since on released pairs: {c.verdicts_since}")
+    lines += ["", "### Tasks whose ground truth changed", ""]
+    if not c.truth_changed:
+        lines.append("None.")
+    for e in c.truth_changed:
+        shown = ", ".join(e["tasks"][:12]) + (
+            f", ... ({len(e['tasks']) - 12} more)" if len(e["tasks"]) > 12 else ""
+        )
+        lines.append(
+            f"- {e['document']} -> key {e['key']}: {e['was']} -> {e['now']} ({e['why']}); "
+            f"{len(e['tasks'])} tasks: {shown}"
+        )
+    lines += ["", "### Papers with a new version since", ""]
+    if not c.new_versions:
+        lines.append("None.")
+    for e in c.new_versions:
+        lines.append(
+            f"- {e['arxiv_id']}: v{e['before']} -> v{e['now']} (the released text keeps its version); "
+            f"in {e['tasks']} tasks of {', '.join(e['releases']) or 'no release'}"
+        )
+    lines += ["", "### Papers withdrawn since", ""]
+    if not c.withdrawn:
+        lines.append("None.")
+    for e in c.withdrawn:
+        why = f": {e['comment']}" if e.get("comment") else ""
+        lines.append(
+            f"- {e['arxiv_id']} (withdrawal notice v{e['version']}"
+            + (f", {e['date']}" if e.get("date") else "")
+            + f"{why}); in {e['tasks']} tasks of {', '.join(e['releases']) or 'no release'}"
+        )
+    return "\n".join(lines).rstrip() + "\n"

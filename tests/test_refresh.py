@@ -1,0 +1,227 @@
+"""`reflong-build refresh` (issue 21): releases window after window on one store, with notes.
+
+A tiny 2024 world (scale 0.001: 91 papers) served by the arXiv and Semantic Scholar stand-ins on
+fixed ports: the first release (2024-03), then known changes (one released paper withdrawn, one
+given a new version, one released positive rejected by an audit verdict), then the next release
+(2024-04), whose notes must list exactly those three changes. The dry run's plan is what the run
+then asks for; a rerun of a finished release makes no request and rewrites the same bytes;
+`load_dataset` reads every release; cron's exit codes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import socket
+from datetime import date
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlmodel import Session, select
+
+from reflong.cli import main
+from reflong.db import Build, BuildTask, open_store
+from reflong.db.audits import EdgeKey, record_verdict
+from reflong.demo.growing_world import grow_world
+from reflong.demo.rehearsal import RehearsalSettings, StandIns
+from reflong.ingest.plan.windows import add_months
+
+SCALE = 0.001
+WHY = "the entry names another paper"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class World:
+    """The world's folder, the store and release folder, and stand-ins restarted on the same ports."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.folder = root / "world"
+        grow_world(self.folder, SCALE, "2024-10")
+        self.ports = (_free_port(), _free_port())
+        self.releases = root / "releases"
+
+    def refresh(self, *args: str) -> tuple[object, dict]:
+        """Run `refresh` against freshly started stand-ins; the result and the requests they saw."""
+        with StandIns(
+            self.folder, RehearsalSettings(scale=SCALE), echo=lambda _: None, ports=self.ports
+        ) as s:
+            argv = [
+                "refresh", "--db", str(self.root / "store.db"), "--cache", str(self.root / "cache"),
+                "--out", str(self.releases), "--delay", "0", "--index-delay", "0", *s.url_options(), *args,
+            ]  # fmt: skip
+            result = CliRunner().invoke(main, argv, env={"S2_API_KEY": "test-key"})
+            return result, s.counts()
+
+    def amend(self, arxiv_id: str, day: str, withdraw: bool) -> int:
+        """Give a paper of the catalog a new version dated ``day`` (a withdrawal notice or a text)."""
+        path = self.folder / "papers.jsonl"
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            rec = json.loads(line)
+            if rec["arxiv_id"] != arxiv_id:
+                continue
+            number = len(rec["versions"]) + 1
+            version = {"version": f"v{number}", "published": day, "size_kb": 1 if withdraw else 2100}
+            if withdraw:
+                version["withdrawn"] = True
+                rec["comment"] = "The evaluation had an error"
+            rec["versions"].append(version)
+            rec.update(version=f"v{number}", published=day, datestamp=day)
+            lines[i] = json.dumps(rec, ensure_ascii=False, separators=(",", ":"))
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return number
+        raise AssertionError(f"{arxiv_id} is not in the catalog")
+
+    def tree(self) -> dict[str, str]:
+        return {
+            p.relative_to(self.releases).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(self.releases.rglob("*"))
+            if p.is_file()
+        }
+
+
+def _planned_pdfs(output: str) -> int:
+    m = re.search(r"refresh plan for release \S+: \d+ requests \(.*PDFs (\d+) to fetch", output)
+    assert m, output
+    return int(m[1])
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    return World(tmp_path_factory.mktemp("refresh"))
+
+
+def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
+    # No release yet and no --since: a usage error naming the way out.
+    first_try, _ = world.refresh()
+    assert first_try.exit_code == 2 and "give --since YYYY-MM for the first one" in first_try.output
+
+    # The first release, its plan printed first.
+    first, counts = world.refresh("--since", "2024-03")
+    assert first.exit_code == 0, first.output
+    assert first.output.index("refresh plan for release 2024-03") < first.output.index("build 1:")
+    assert counts["pdf"] == _planned_pdfs(first.output) > 0
+    manifest = json.loads((world.releases / "2024-03" / "release.json").read_text())
+    assert manifest["release"] == "2024-03" and manifest["window"] == "2024-03:s1:p6:d2"
+    assert manifest["previous"] is None and manifest["resolver"]["version"].startswith("resolve-")
+
+    # Known changes: a released distractor withdrawn, another one revised, a released positive rejected.
+    engine = open_store(world.root / "store.db")
+    with Session(engine) as session:
+        build = session.exec(select(Build).where(Build.window == "2024-03:s1:p6:d2")).one()
+        tasks = session.exec(select(BuildTask).where(BuildTask.build_id == build.id)).all()
+    docs = sorted({d for t in tasks for d in json.loads(t.documents_json)})
+    distractors = [d for d in docs if d.startswith(("2401.", "2402."))]
+    withdrawn, revised = distractors[0].split("v")[0], distractors[1].split("v")[0]
+    task = next(t for t in tasks if json.loads(t.answer_json))
+    positive = json.loads(task.documents_json)[json.loads(task.answer_json)[0]]
+    key = task.key_arxiv_id
+    affected = [  # in the order the notes list tasks: difficulty, length, task number
+        f"2024-03/{t.difficulty}_{t.length}#{t.task_index}"
+        for t in sorted(tasks, key=lambda t: (t.difficulty, t.length, t.task_index))
+        if t.key_arxiv_id == key
+        and positive in [json.loads(t.documents_json)[i] for i in json.loads(t.answer_json)]
+    ]
+    notice = world.amend(withdrawn, "2024-11-04", withdraw=True)
+    new_version = world.amend(revised, "2024-11-05", withdraw=False)
+    with Session(engine) as session:
+        citing, version = positive.rsplit("v", 1)
+        assert record_verdict(session, EdgeKey(citing, int(version), key), "reject", why=WHY, who="tester")
+        session.commit()
+
+    # The next window's plan, then exactly the PDFs it planned.
+    plan, _ = world.refresh("--dry-run")
+    assert plan.exit_code == 0, plan.output
+    assert "refresh plan for release 2024-04" in plan.output and "dry run: nothing downloaded" in plan.output
+    assert not (world.releases / "2024-04" / "release.json").exists()
+    second, counts = world.refresh()
+    assert second.exit_code == 0, second.output
+    assert counts["pdf"] == _planned_pdfs(second.output) == _planned_pdfs(plan.output)
+    assert counts["index_batch"] == counts["index_citations"] == 0  # asked by the dry run, cached
+
+    changes = json.loads((world.releases / "2024-04" / "release.json").read_text())["changes"]
+    assert changes["previous"] == "2024-03"
+    assert changes["withdrawn"] == [
+        {
+            "arxiv_id": withdrawn, "version": notice, "date": "2024-11-04",
+            "comment": "The evaluation had an error", "tasks": changes["withdrawn"][0]["tasks"],
+            "releases": ["2024-03"],
+        }
+    ]  # fmt: skip
+    assert changes["withdrawn"][0]["tasks"] > 0
+    assert [(e["arxiv_id"], e["before"], e["now"]) for e in changes["new_versions"]] == [
+        (revised, new_version - 1, new_version)
+    ]
+    assert changes["truth_changed"] == [
+        {
+            "document": positive, "key": key, "was": "positive", "now": "negative",
+            "why": f"audit reject by tester: {WHY}", "tasks": affected,
+        }
+    ]  # fmt: skip
+    assert changes["verdicts_since"] == 1 and changes["resolver"] == {}
+    notes = (world.releases / "2024-04" / "RELEASE_NOTES.md").read_text()
+    assert f"- {positive} -> key {key}: positive -> negative (audit reject by tester: {WHY})" in notes
+    assert f"- {revised}: v{new_version - 1} -> v{new_version}" in notes
+    assert f"- {withdrawn} (withdrawal notice v{notice}, 2024-11-04" in notes
+
+    # The card lists both releases; `datasets` reads every release, each row with its `release`.
+    card = (world.releases / "README.md").read_text()
+    assert "| 2024-03 | `2024-03:s1:p6:d2` |" in card and "| 2024-04 | `2024-04:s1:p6:d2` |" in card
+    import datasets
+
+    index = json.loads((world.releases / "releases.json").read_text())
+    assert [r["release"] for r in index["releases"]] == ["2024-03", "2024-04"]
+    expected: dict[str, dict[str, int]] = {}
+    for label in ("2024-03", "2024-04"):
+        for config, n in json.loads((world.releases / label / "release.json").read_text())["tasks"].items():
+            expected.setdefault(config, {})[label] = n
+    for config, per_release in expected.items():
+        # a cache of this test's own: the user-wide one may hold another folder's build at this path
+        cache = world.root / "hf-cache"
+        ds = datasets.load_dataset(str(world.releases), config, split="test", cache_dir=str(cache))
+        seen: dict[str, int] = {}
+        for release in ds["release"]:
+            seen[release] = seen.get(release, 0) + 1
+        assert seen == per_release, config
+
+    # A rerun of a finished release: no request at all, the same bytes everywhere.
+    before = world.tree()
+    again, counts = world.refresh("--since", "2024-04")
+    assert again.exit_code == 0, again.output
+    assert sum(counts.values()) == 0
+    assert world.tree() == before
+
+
+def test_cron_exit_codes(world, tmp_path):
+    # A window whose citing papers are still being published: exit 3, one line, nothing written.
+    recent = add_months(date.today().replace(day=1), -1)
+    out = tmp_path / "releases"
+    result = CliRunner().invoke(
+        main, ["refresh", "--db", str(tmp_path / "s.db"), "--out", str(out), "--since", f"{recent:%Y-%m}"]
+    )
+    assert result.exit_code == 3, result.output
+    assert (
+        result.output.count("\n") == 1 and "not yet: its citing papers are published until" in result.output
+    )
+    assert not out.exists()
+    # A network failure: one line, exit 1 (nothing listens on the port).
+    port = _free_port()
+    result = CliRunner().invoke(
+        main,
+        [
+            "refresh", "--db", str(tmp_path / "s.db"), "--out", str(out), "--since", "2024-03",
+            "--oai-url", f"http://127.0.0.1:{port}/oai", "--arxiv-url", f"http://127.0.0.1:{port}",
+            "--retries", "0", "--delay", "0", "--citation-index", "none",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and result.output.strip().startswith("Error: ")
+    assert not (out / "2024-03" / "release.json").exists()

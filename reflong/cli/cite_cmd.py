@@ -12,6 +12,7 @@ from reflong.citations.cite_stage import run_cite
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
 from reflong.citations.resolve import Thresholds
 from reflong.cli.options import (
+    band_options,
     db_option,
     default_of,
     existing_store,
@@ -97,18 +98,7 @@ def cite(
     default=None,
     help="JSON lines (arxiv_id, title, published) instead of the store's seed-role papers.",
 )
-@click.option(
-    "--accept",
-    type=float,
-    default=None,
-    help=f"Score for the accept band (default {default_of(Thresholds, 'accept'):g}).",
-)
-@click.option(
-    "--review",
-    type=float,
-    default=None,
-    help=f"Score for the review band (default {default_of(Thresholds, 'review'):g}).",
-)
+@band_options
 def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: float | None) -> None:
     """Resolve stored references against seed titles into citation edges (incremental)."""
     from reflong.citations.resolve_stage import run_resolve

@@ -8,7 +8,7 @@ import sys
 import click
 
 from reflong.citations.resolve import Thresholds
-from reflong.cli.options import default_of, output_format
+from reflong.cli.options import band_options, output_format
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
@@ -36,18 +36,7 @@ match_format = output_format(
     help='JSON lines, one entry a line: {"id": ..., "citing": <citing paper>, "raw": <reference string>}.',
 )
 @match_format
-@click.option(
-    "--accept",
-    type=float,
-    default=None,
-    help=f"Score for the accept band (default {default_of(Thresholds, 'accept'):g}).",
-)
-@click.option(
-    "--review",
-    type=float,
-    default=None,
-    help=f"Score for the review band (default {default_of(Thresholds, 'review'):g}).",
-)
+@band_options
 def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, review: float | None) -> None:
     """Resolve raw reference strings against a seed list and print each one's decision.
 

@@ -112,6 +112,21 @@ def lengths_option(default: str | None, help: str, parse):
     )
 
 
+def band_options(func: Callable) -> Callable:
+    """--accept and --review, the resolver's two score bands, as `resolve` and `match` both take
+    them (None: the resolver's own default, named in the help)."""
+    from reflong.citations.resolve import Thresholds
+
+    for name in ("review", "accept"):  # applied bottom-up, so --accept is listed first
+        func = click.option(
+            f"--{name}",
+            type=float,
+            default=None,
+            help=f"Score for the {name} band (default {default_of(Thresholds, name):g}).",
+        )(func)
+    return func
+
+
 def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     """A comma-separated subset of ``allowed`` (in ``allowed``'s order), or a usage error."""
     items = [v.strip() for v in value.split(",") if v.strip()]

@@ -17,7 +17,7 @@ What is written (see SOURCES.md there for the format):
 - ``seeds.jsonl``: one seed per cited work (a quarter of the works held out as non-seeds, so that
   entries citing them must resolve to nothing) plus container titles (proceedings, edited volumes,
   series) that nobody cites, so false accepts on a volume can show.
-- ``entries.dev.jsonl`` / ``entries.test.jsonl``: the raw strings with their style, source, split
+- ``entries.dev.jsonl.gz`` / ``entries.test.jsonl.gz``: the raw strings with their style, source, split
   and gold seed (or null), split by source document (by block of 25 consecutive entries where the
   source has no documents, by cluster for CORA).
 """
@@ -25,6 +25,7 @@ What is written (see SOURCES.md there for the format):
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import re
@@ -438,10 +439,15 @@ def main(argv: list[str] | None = None) -> int:
                 if split in seed["splits"]:
                     row = {k: v for k, v in seed.items() if k != "splits"}
                     fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-        with open(args.out / f"entries.{split}.jsonl", "w", encoding="utf-8") as fh:
+        # gzip with no name or time in its header: the same bytes on every rebuild, and the
+        # entries (3.7 MB of JSON lines) stay under 1 MiB in the repository
+        with (
+            open(args.out / f"entries.{split}.jsonl.gz", "wb") as raw,
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
+        ):
             for e in entries:
                 if e["split"] == split:
-                    fh.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
+                    gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
     counts = Counter((e["split"], e["style"]) for e in entries)
     print(
         json.dumps(

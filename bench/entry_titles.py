@@ -13,6 +13,7 @@ lists, quoted titles) show here first.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from collections import Counter
 from pathlib import Path
@@ -29,7 +30,7 @@ def title_hits(path: Path) -> dict[str, float]:
     """Per style (and overall) share of entries whose parsed title is the annotated one."""
     hit: Counter[str] = Counter()
     seen: Counter[str] = Counter()
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines():
         entry = json.loads(line)
         if not entry.get("title"):
             continue
@@ -46,7 +47,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--splits", default="dev,test")
     args = ap.parse_args()
-    out = {split: title_hits(args.data / f"entries.{split}.jsonl") for split in args.splits.split(",")}
+    out = {split: title_hits(args.data / f"entries.{split}.jsonl.gz") for split in args.splits.split(",")}
     print(json.dumps(out, sort_keys=True))
 
 

@@ -29,6 +29,7 @@ exactly, so the figures are those of the full all-pairs run.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -55,7 +56,10 @@ def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[See
         s = json.loads(line)
         seeds.append(SeedTitle(s["arxiv_id"], s["title"], s.get("published"), s.get("first_author")))
     entries = [
-        json.loads(x) for x in (data / f"entries.{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        json.loads(x)
+        for x in gzip.decompress((data / f"entries.{split}.jsonl.gz").read_bytes())
+        .decode("utf-8")
+        .splitlines()
     ]
     return seeds, entries[:limit] if limit else entries
 

@@ -9,6 +9,7 @@ computed over what the set holds.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -22,14 +23,23 @@ DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 STYLES = {"apa", "biomedical", "cs_older", "humanities", "other", "physics"}
 
 
+def _text(path: Path) -> str:
+    """A file of the set; the entries are gzipped (they would pass 1 MiB as plain text)."""
+    return (
+        gzip.decompress(path.read_bytes()).decode("utf-8")
+        if path.suffix == ".gz"
+        else path.read_text("utf-8")
+    )
+
+
 def _rows(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in _text(DATA / name).splitlines()]
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_every_gold_seed_is_in_its_splits_seed_list(split):
     seeds = {s["arxiv_id"]: s for s in _rows(f"seeds.{split}.jsonl")}
-    entries = _rows(f"entries.{split}.jsonl")
+    entries = _rows(f"entries.{split}.jsonl.gz")
     gold = [e["gold"] for e in entries if e["gold"] is not None]
     assert len(entries) > 4000 and len(gold) > 3000
     assert set(gold) <= set(seeds)
@@ -41,7 +51,7 @@ def test_every_gold_seed_is_in_its_splits_seed_list(split):
 
 
 def test_a_citing_document_is_in_one_split_only_and_every_style_is_in_both():
-    dev, test = _rows("entries.dev.jsonl"), _rows("entries.test.jsonl")
+    dev, test = _rows("entries.dev.jsonl.gz"), _rows("entries.test.jsonl.gz")
     assert not {e["citing"] for e in dev} & {e["citing"] for e in test}
     assert len({e["id"] for e in dev + test}) == len(dev) + len(test)
     for rows in (dev, test):
@@ -53,7 +63,9 @@ def test_a_citing_document_is_in_one_split_only_and_every_style_is_in_both():
 def test_cora_clusters_give_one_seed_many_printed_titles():
     """The same work printed differently: CORA mentions of one cluster share one gold seed while
     their annotated titles differ (the 'title printed differently' cases)."""
-    rows = [e for e in _rows("entries.dev.jsonl") + _rows("entries.test.jsonl") if e["source"] == "cora"]
+    rows = [
+        e for e in _rows("entries.dev.jsonl.gz") + _rows("entries.test.jsonl.gz") if e["source"] == "cora"
+    ]
     by_gold: dict[str, set[str]] = {}
     for e in rows:
         if e["gold"]:
@@ -87,7 +99,7 @@ def test_bench_counts_what_the_set_holds(tmp_path):
     result = json.loads(lines[0])
     assert result["corpus_labels"] is None and "test" not in result
     dev = result["dev"]
-    entries = _rows("entries.dev.jsonl")[:n]
+    entries = _rows("entries.dev.jsonl.gz")[:n]
     gold = sum(e["gold"] is not None for e in entries)
     assert dev["entries"] == n and dev["gold_pairs"] == gold
     assert dev["seeds"] == len(_rows("seeds.dev.jsonl"))

@@ -8,6 +8,7 @@ by ``resolve`` must give the same bands and seeds.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -26,14 +27,23 @@ DATA = Path(__file__).resolve().parent / "data" / "real" / "citation_styles"
 CITING = "2401.00001"
 
 
+def _text(path: Path) -> str:
+    """A file of the set; the entries are gzipped (they would pass 1 MiB as plain text)."""
+    return (
+        gzip.decompress(path.read_bytes()).decode("utf-8")
+        if path.suffix == ".gz"
+        else path.read_text("utf-8")
+    )
+
+
 def _rows(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in _text(DATA / name).splitlines()]
 
 
 @pytest.fixture(scope="module")
 def sample() -> tuple[list[dict], list[dict]]:
     """Forty dev entries of every style (the first of each in file order) and the dev seeds."""
-    entries = _rows("entries.dev.jsonl")
+    entries = _rows("entries.dev.jsonl.gz")
     picked: list[dict] = []
     for style in sorted({e["style"] for e in entries}):
         picked += [e for e in entries if e["style"] == style][:40]
@@ -94,7 +104,7 @@ def test_match_gives_the_pipelines_decisions_on_real_strings(sample, tmp_path):
 def test_match_accepts_the_gold_seed_of_clear_real_entries(tmp_path):
     """Entries whose seed title is printed closed by punctuation resolve to their gold seed;
     entries citing a work outside the seed list resolve to nothing."""
-    entries = {e["id"]: e for e in _rows("entries.dev.jsonl")}
+    entries = {e["id"]: e for e in _rows("entries.dev.jsonl.gz")}
     seeds = _rows("seeds.dev.jsonl")
     titles = {s["arxiv_id"]: s["title"] for s in seeds}
     clear = [

@@ -20,6 +20,9 @@ What is written (see SOURCES.md there for the format):
 - ``entries.dev.jsonl.gz`` / ``entries.test.jsonl.gz``: the raw strings with their style, source, split
   and gold seed (or null), split by source document (by block of 25 consecutive entries where the
   source has no documents, by cluster for CORA).
+- ``audit.jsonl``: the label audit (citation_styles_audit.py): the rules' rows for works whose
+  annotated title is a venue designation, two title fields run together or a cut title, and the
+  hand errata (``--errata``), checked against the entries. The entries keep the raw labels.
 """
 
 from __future__ import annotations
@@ -445,12 +448,23 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles",
     )
+    ap.add_argument(
+        "--errata",
+        type=Path,
+        default=Path(__file__).resolve().parents[1]
+        / "tests"
+        / "data"
+        / "real"
+        / "citation_styles"
+        / "errata.jsonl",
+        help="the hand errata of the label audit (default: %(default)s)",
+    )
     args = ap.parse_args(argv)
     items = read_grobid(args.grobid) + read_anystyle(args.anystyle) + read_cora(args.cora)
     seeds, entries = build(items)
     args.out.mkdir(parents=True, exist_ok=True)
     try:
-        rows = audit(entries, seeds, args.out / "errata.jsonl")
+        rows = audit(entries, seeds, args.errata)
     except ValueError as exc:
         print(f"build_citation_styles: {exc}", file=sys.stderr)
         return 2

@@ -100,8 +100,11 @@ def read_errata(path: Path) -> list[dict]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        row = json.loads(line)
         where = f"{path.name}:{n}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{where}: not a JSON object ({exc.msg})") from None
         if row.get("field") not in FIELDS:
             raise ValueError(f"{where}: field must be one of {FIELDS}")
         if row.get("category") not in CATEGORIES:

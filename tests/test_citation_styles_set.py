@@ -230,6 +230,9 @@ def test_an_erratum_without_a_reason_or_with_a_wrong_old_value_is_refused(tmp_pa
     )
     with pytest.raises(ValueError, match="category"):
         audit.read_errata(path)
+    path.write_text('{"id": "e05525"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"errata\.jsonl:1: not a JSON object"):
+        audit.read_errata(path)
     entries = [{"id": "e05525", "split": "test", "gold": "w04228"}]
     wrong_old = {**row, "field": "gold", "old": None, "new": None, "note": "x"}
     with pytest.raises(ValueError, match="is 'w04228'"):

@@ -20,6 +20,9 @@ What is written (see SOURCES.md there for the format):
 - ``entries.dev.jsonl.gz`` / ``entries.test.jsonl.gz``: the raw strings with their style, source, split
   and gold seed (or null), split by source document (by block of 25 consecutive entries where the
   source has no documents, by cluster for CORA).
+- ``audit.jsonl``: the label audit (citation_styles_audit.py): the rules' rows for works whose
+  annotated title is a venue designation, two title fields run together or a cut title, and the
+  hand errata (``--errata``), checked against the entries. The entries keep the raw labels.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from citation_styles_audit import audit_rows, read_errata, rule_category
 
 from reflong.citations.normalize import norm
 
@@ -84,6 +89,7 @@ class Labelled:
     venues: list[str] = field(default_factory=list)  # journal / proceedings names it prints
     cluster: str | None = None  # CORA's work key
     title_start: int = -1
+    title_fields: int = 0  # how many title elements the source annotated (2+: run together)
 
 
 def git_show(repo: Path, commit: str, path: str) -> bytes:
@@ -168,7 +174,8 @@ def _from_pieces(pieces, source: str, doc: str) -> Labelled | None:
         raw_parts.append(text)
     # Markup some sources keep as text (AnyStyle's <italic>) never comes out of a PDF: removed.
     raw = squash(_MARKUP.sub("", "".join(raw_parts)))
-    title = clean_title(" ".join(fields.get("title_a", []) or fields.get("title", [])))
+    title_parts = fields.get("title_a", []) or fields.get("title", [])
+    title = clean_title(" ".join(title_parts))
     containers = [
         clean_title(_IN.sub("", t)) for t in fields.get("title_m", []) + fields.get("container", [])
     ]
@@ -191,6 +198,7 @@ def _from_pieces(pieces, source: str, doc: str) -> Labelled | None:
         editor=squash(" ".join(fields.get("editor", []))),
         venues=[v for v in venues if v],
         title_start=title_at,
+        title_fields=sum(bool(t.strip()) for t in title_parts),
     )
 
 
@@ -343,6 +351,8 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
         if not forms:
             continue
         title = _pick(forms)
+        # The audit's rules (citation_styles_audit.py) judge the work's title as annotated.
+        rule = rule_category(title, max(g.title_fields for g in group if clean_title(g.title) == title))
         n += 1
         sid = f"w{n:05d}"
         cited = _digest(key) % HOLD_OUT != 0
@@ -375,6 +385,7 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
                     "title": clean_title(g.title),
                     "split": "",
                     "_item": g,
+                    "_rule": rule,
                 }
             )
     # Split by citing document (CORA: by work, its only "document"), then number the entries.
@@ -419,6 +430,14 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
     return seeds, entries
 
 
+def audit(entries: list[dict], seeds: list[dict], errata_path: Path) -> list[dict]:
+    """The label audit (rules from the annotation, then the hand errata), see
+    citation_styles_audit.py; pops the builder's ``_rule`` from the entries."""
+    rule_of = {e["id"]: e.pop("_rule") for e in entries}
+    seeds_of = {sp: {s["arxiv_id"] for s in seeds if sp in s["splits"]} for sp in ("dev", "test")}
+    return audit_rows(entries, {k: v for k, v in rule_of.items() if v}, read_errata(errata_path), seeds_of)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--grobid", type=Path, required=True, help="git dir of kermitt2/grobid")
@@ -429,10 +448,29 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles",
     )
+    ap.add_argument(
+        "--errata",
+        type=Path,
+        default=Path(__file__).resolve().parents[1]
+        / "tests"
+        / "data"
+        / "real"
+        / "citation_styles"
+        / "errata.jsonl",
+        help="the hand errata of the label audit (default: %(default)s)",
+    )
     args = ap.parse_args(argv)
     items = read_grobid(args.grobid) + read_anystyle(args.anystyle) + read_cora(args.cora)
     seeds, entries = build(items)
     args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        rows = audit(entries, seeds, args.errata)
+    except ValueError as exc:
+        print(f"build_citation_styles: {exc}", file=sys.stderr)
+        return 2
+    with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
     for split in ("dev", "test"):
         with open(args.out / f"seeds.{split}.jsonl", "w", encoding="utf-8") as fh:
             for seed in seeds:
@@ -458,6 +496,12 @@ def main(argv: list[str] | None = None) -> int:
                 "cited_seeds": sum(s["cited"] for s in seeds),
                 "gold_pairs": sum(e["gold"] is not None for e in entries),
                 "by_split_style": {f"{k[0]}/{k[1]}": v for k, v in sorted(counts.items())},
+                "audit": {
+                    f"{sp}/{by}/{cat}": n
+                    for (sp, by, cat), n in sorted(
+                        Counter((r["split"], r["by"], r["category"]) for r in rows).items()
+                    )
+                },
             }
         ),
         file=sys.stderr,

@@ -24,6 +24,12 @@ most 0.2 L insertions/deletions away from it, and each such edit destroys at mos
 title's character trigrams, so at least 0.4 L - 2 of them must occur in the raw string (the
 q-gram lemma). Pairs below that bound cannot score 90 and are skipped; the rest are scored
 exactly, so the figures are those of the full all-pairs run.
+
+Labels: ``ours`` and ``naive`` of each split are scored against the labels as the sources give
+them; ``audited`` beside them scores the SAME decisions after the set's label audit
+(``audit.jsonl``: rules on the source markup plus hand errata, see the set's SOURCES.md), which
+re-golds a few entries and leaves out the ones whose labels cannot be told. Both are printed so
+that the audit hides nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ from pathlib import Path
 
 import numpy as np
 from rapidfuzz import fuzz
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from citation_styles_audit import apply_audit
 
 from reflong.citations.match import EntryDecision, RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
@@ -62,6 +71,14 @@ def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[See
         .splitlines()
     ]
     return seeds, entries[:limit] if limit else entries
+
+
+def load_audit(data: Path) -> list[dict]:
+    """The set's label audit rows (empty when the set has none)."""
+    path = data / "audit.jsonl"
+    if not path.is_file():
+        return []
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
 def load_corpus_labels(corpus: Path) -> tuple[list[SeedTitle], list[dict]]:
@@ -190,15 +207,24 @@ def score(entries: list[dict], predicted: list[str | None]) -> dict:
 
 
 def misses(
-    name: str, seeds: list[SeedTitle], entries: list[dict], decisions: list[EntryDecision], base: list | None
+    name: str,
+    seeds: list[SeedTitle],
+    entries: list[dict],
+    decisions: list[EntryDecision],
+    base: list | None,
+    audit: dict[str, dict] | None = None,
 ) -> list[dict]:
-    """Every entry either system got wrong, with the evidence: for reading, not for scoring."""
+    """Every entry either system got wrong (as labelled or as audited), with the evidence and
+    the entry's audit row: for reading, not for scoring."""
     titles = {s.arxiv_id: s.title for s in seeds}
+    audit = audit or {}
     out = []
     for i, (e, d) in enumerate(zip(entries, decisions, strict=True)):
         mine = d.seed if d.decision == "accept" else None
         theirs = base[i] if base is not None else e["gold"]
-        if mine == e["gold"] and theirs == e["gold"]:
+        row = audit.get(e["id"])
+        golds = {e["gold"]} | ({row["new"]} if row and row["field"] == "gold" else set())
+        if all(mine == g and theirs == g for g in golds):
             continue
         best = d.matches[0] if d.matches else None
         out.append(
@@ -218,19 +244,48 @@ def misses(
                 "ours_reason": best.reason if best else None,
                 "parsed_title": d.parsed.title,
                 "naive": base[i] if base is not None else None,
+                # the gold as audited (null also when left out: see ``audit``), and the audit row
+                "audited_gold": (row["new"] if row["field"] == "gold" else None) if row else e["gold"],
+                "audit": row,
             }
         )
     return out
 
 
-def evaluate(seeds: list[SeedTitle], entries: list[dict], with_naive: bool = True, name: str = "") -> dict:
+def evaluate(
+    seeds: list[SeedTitle],
+    entries: list[dict],
+    with_naive: bool = True,
+    name: str = "",
+    audit: list[dict] | None = None,
+) -> dict:
     """Both systems on one set of entries, with the set's counts (and, in ``_misses``, the
-    entries either got wrong)."""
+    entries either got wrong); with ``audit`` rows, the same decisions scored as audited too."""
     t0 = time.perf_counter()
     decisions = ours(seeds, entries)
     t1 = time.perf_counter()
     base = naive(seeds, entries) if with_naive else None
     t2 = time.perf_counter()
+    audited = None
+    if audit is not None:
+        rows = {r["id"]: r for r in audit}
+        kept = apply_audit(entries, audit)
+        keep = {e["id"] for e in kept}
+        mine = [p for e, p in zip(entries, accepted(decisions), strict=True) if e["id"] in keep]
+        theirs = (
+            [p for e, p in zip(entries, base, strict=True) if e["id"] in keep] if base is not None else None
+        )
+        here = [r for r in audit if r["id"] in {e["id"] for e in entries}]
+        audited = {
+            "entries": len(kept),
+            "gold_pairs": sum(e["gold"] is not None for e in kept),
+            "left_out": sum(r["field"] == "scored" for r in here),
+            "regolded": sum(r["field"] == "gold" for r in here),
+            "ours": score(kept, mine),
+            "naive": score(kept, theirs) if theirs is not None else None,
+        }
+    else:
+        rows = {}
     return {
         "entries": len(entries),
         "gold_pairs": sum(e["gold"] is not None for e in entries),
@@ -238,8 +293,10 @@ def evaluate(seeds: list[SeedTitle], entries: list[dict], with_naive: bool = Tru
         "styles": dict(sorted(Counter(e["style"] for e in entries).items())),
         "ours": score(entries, accepted(decisions)),
         "naive": score(entries, base) if base is not None else None,
+        "labels": "ours/naive: as labelled; audited: the same decisions after audit.jsonl",
+        "audited": audited,
         "seconds": {"ours": round(t1 - t0, 1), "naive": round(t2 - t1, 1) if with_naive else None},
-        "_misses": misses(name, seeds, entries, decisions, base),
+        "_misses": misses(name, seeds, entries, decisions, base, rows),
     }
 
 
@@ -265,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         seeds, entries = load_set(args.data, split, args.limit)
         print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr)
-        result[split] = evaluate(seeds, entries, not args.no_naive, split)
+        result[split] = evaluate(seeds, entries, not args.no_naive, split, load_audit(args.data))
         wrong += result[split].pop("_misses")
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)

@@ -74,7 +74,7 @@ def test_cora_clusters_give_one_seed_many_printed_titles():
 
 
 def test_bench_counts_what_the_set_holds(tmp_path):
-    n = 150
+    n = 450
     misses = tmp_path / "misses.jsonl"
     out = subprocess.run(
         [
@@ -114,7 +114,129 @@ def test_bench_counts_what_the_set_holds(tmp_path):
         assert 0.0 <= overall["precision"] <= 1.0 and 0.0 <= overall["recall"] <= 1.0
     # Every entry either system got wrong is listed once, with its evidence; no right one is.
     wrong = [json.loads(line) for line in misses.read_text(encoding="utf-8").splitlines()]
-    assert all(w["ours"] != w["gold"] or w["naive"] != w["gold"] for w in wrong)
+    # (wrong as labelled, or an audited entry, wrong or left out as audited)
+    assert all(w["ours"] != w["gold"] or w["naive"] != w["gold"] or w["audit"] for w in wrong)
     assert len({w["id"] for w in wrong}) == len(wrong)
     ours_wrong = sum(w["ours"] != w["gold"] for w in wrong)
     assert max(dev["ours"]["overall"].get("fn", 0), dev["ours"]["overall"].get("fp", 0)) <= ours_wrong
+    # The same decisions as audited, beside the figures as labelled: the slice holds one entry
+    # the audit leaves out (e00851, two titles run together), and the counts add up.
+    rows = [r for r in _rows("audit.jsonl") if r["id"] in {e["id"] for e in entries}]
+    assert [r["id"] for r in rows] == ["e00851"]
+    audited = dev["audited"]
+    assert audited["left_out"] == 1 and audited["regolded"] == 0 and audited["entries"] == n - 1
+    assert audited["gold_pairs"] == gold - 1
+    for system in ("ours", "naive"):
+        overall = audited[system]["overall"]
+        assert overall["tp"] + overall.get("fn", 0) == audited["gold_pairs"]
+
+
+# The label audit (bench/citation_styles_audit.py, SOURCES.md "Label audit"): the entries keep the
+# sources' labels; audit.jsonl lists the changes the bench applies for its "audited" figures.
+AUDIT_COUNTS = {
+    ("dev", "errata", "cluster_merges_works"): 5,
+    ("dev", "errata", "not_a_title"): 3,
+    ("dev", "errata", "seed_title_corrupt"): 15,
+    ("dev", "errata", "work_split"): 7,
+    ("dev", "rule", "titles_run_together"): 8,
+    ("dev", "rule", "venue_as_title"): 25,
+    ("test", "errata", "cluster_merges_works"): 3,
+    ("test", "errata", "not_a_title"): 3,
+    ("test", "errata", "not_one_reference"): 2,
+    ("test", "errata", "seed_title_corrupt"): 7,
+    ("test", "errata", "venue_as_title"): 1,
+    ("test", "errata", "work_split"): 12,
+    ("test", "rule", "titles_run_together"): 7,
+    ("test", "rule", "venue_as_title"): 52,
+}
+
+
+def _audit_module():
+    sys.path.insert(0, str(REPO / "bench"))
+    import citation_styles_audit
+
+    return citation_styles_audit
+
+
+def test_the_audit_counts_per_split_and_category_and_what_is_left_to_score():
+    rows = _rows("audit.jsonl")
+    assert Counter((r["split"], r["by"], r["category"]) for r in rows) == AUDIT_COUNTS
+    assert len({r["id"] for r in rows}) == len(rows) == 150
+    for split, left_out, regolded, kept, pairs in (("dev", 54, 9, 4815, 3762), ("test", 81, 6, 4534, 3438)):
+        entries = _rows(f"entries.{split}.jsonl.gz")
+        mine = [r for r in rows if r["split"] == split]
+        assert sum(r["field"] == "scored" for r in mine) == left_out
+        assert sum(r["field"] == "gold" for r in mine) == regolded
+        audited = _audit_module().apply_audit(entries, mine)
+        assert len(audited) == kept == len(entries) - left_out
+        assert sum(e["gold"] is not None for e in audited) == pairs
+        # The raw labels stay in the entries: the audit is a list of changes beside them.
+        by_id = {e["id"]: e for e in entries}
+        for r in mine:
+            assert by_id[r["id"]]["gold"] == r["old"] if r["field"] == "gold" else r["old"] is True
+
+
+def test_every_audit_row_names_an_entry_a_category_and_a_reason():
+    audit = _audit_module()
+    seeds = {sp: {s["arxiv_id"] for s in _rows(f"seeds.{sp}.jsonl")} for sp in ("dev", "test")}
+    ids = {e["id"]: e["split"] for sp in ("dev", "test") for e in _rows(f"entries.{sp}.jsonl.gz")}
+    errata = _rows("errata.jsonl")
+    assert len(errata) == 58
+    rows = {r["id"]: r for r in _rows("audit.jsonl")}
+    for row in errata:
+        assert row["id"] in ids, row
+        assert row["category"] in audit.CATEGORIES and row["note"].strip(), row
+        assert rows[row["id"]]["by"] == "errata" and rows[row["id"]]["new"] == row["new"]
+    for row in rows.values():
+        assert ids[row["id"]] == row["split"] and row["note"].strip()
+        if row["field"] == "gold" and row["new"] is not None:
+            assert row["new"] in seeds[row["split"]]  # a new gold is a seed of the entry's split
+
+
+def test_the_rules_read_the_annotation_not_a_resolver():
+    rule = _audit_module().rule_category
+    # Venue designations GROBID annotates as titles (3GPP meeting lines, proceedings, series).
+    for title in (
+        "Meeting #105",
+        "Proc. 30th ICRC (icrc0639)",
+        "Proceedings of the Eighth IEEE European Test Workshop (ETW\u201903)",
+        "SPE Western Regional Meeting",
+        "14th Symp. (Int.) on Combustion",
+        "APNOMS 2009",
+        "Oxford Mathematical Mono-graphs",
+    ):
+        assert rule(title, 1) == "venue_as_title", title
+    # Work titles that look like venues are not (a law, a paper "... 30 years on", a book).
+    for title in (
+        "FAA Modernization and Reform Act H.R. 658 112th Congress",
+        "Dopamine and reward: the anhedonia hypothesis 30 years on",
+        "Conference interpreting explained",
+        "Advanced LIGO",
+    ):
+        assert rule(title, 1) is None, title
+    assert rule("The University of", 1) == "not_a_title"
+    assert rule("Formula and Meter Oral Literature and the Formula", 2) == "titles_run_together"
+
+
+def test_an_erratum_without_a_reason_or_with_a_wrong_old_value_is_refused(tmp_path):
+    audit = _audit_module()
+    path = tmp_path / "errata.jsonl"
+    row = {"id": "e05525", "field": "scored", "old": True, "new": False, "category": "venue_as_title"}
+    path.write_text(json.dumps({**row, "note": " "}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="justification"):
+        audit.read_errata(path)
+    path.write_text(
+        json.dumps({**row, "category": "resolver_disagrees", "note": "x"}) + "\n", encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match="category"):
+        audit.read_errata(path)
+    path.write_text('{"id": "e05525"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"errata\.jsonl:1: not a JSON object"):
+        audit.read_errata(path)
+    entries = [{"id": "e05525", "split": "test", "gold": "w04228"}]
+    wrong_old = {**row, "field": "gold", "old": None, "new": None, "note": "x"}
+    with pytest.raises(ValueError, match="is 'w04228'"):
+        audit.audit_rows(entries, {}, [wrong_old], {"test": {"w04228"}})
+    elsewhere = {**row, "field": "gold", "old": "w04228", "new": "w09999", "note": "x"}
+    with pytest.raises(ValueError, match="no seed of the test split"):
+        audit.audit_rows(entries, {}, [elsewhere], {"test": {"w04228"}})

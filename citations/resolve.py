@@ -41,6 +41,16 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 9: a volume then an issue or a year after an unpunctuated title is no sequel number, nor a number
+#    glued to its unit ("2 .76TeV"); sequel marks of a field only up to the end of the title's
+#    alignment; a period glued between words ends a field ("Hamiltonian.e -print"); two seed words
+#    glued by the PDF ("QuantumField") are candidate keys; an author block in initials-surname
+#    order with no closing punctuation ends before the title; a short seed title (under 3 words)
+#    printed verbatim is accepted with the first author and a year near the seed's, else review;
+#    a one-word "Name:" prefix before the seed's title ("ID5: An incremental ID3") is the same work
+#    with the first author and year, else the field decides as before; a short token printed as
+#    another it extends ("Iu" for "Iub") keeps a near title from accept; two abbreviated words
+#    after a title ("Class. Quantum Grav.") are a journal.
 # 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two words); each
 #    field the title alignment touches scored on its own; a tie between two accepted titles goes
 #    to the one printed first (the entry's own title, not its container); a word after the year
@@ -58,7 +68,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-8"
+RESOLVER_VERSION = "resolve-9"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "

@@ -318,14 +318,15 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     nxt = words[last + 1]
     if not (_SEQUEL_MARK.match(nxt) or nxt in _SEQUEL_ROMAN):
         return set()
-    # "Title 12 345": volume and page; "inequality 56 (9) 4668": volume and issue. A year after a
-    # comma ("Llama 2, 2023") leaves the number the title's own.
-    if (
-        last + 2 < len(words)
-        and words[last + 2].isdigit()
-        and (not bounds[last + 1] or not _YEAR_TOKEN.match(words[last + 2]))
-    ):
-        return set()
+    # "Title 12 345": volume and page; "inequality 56 (9) 4668": volume and issue; "... 56 (2010)
+    # 4668": volume, year and page. A year alone after a comma ("Llama 2, 2023") leaves the
+    # number the title's own.
+    after = words[last + 2 : last + 4]
+    if after and after[0].isdigit():
+        if not bounds[last + 1] or not _YEAR_TOKEN.match(after[0]):
+            return set()
+        if len(after) == 2 and after[1].isdigit():
+            return set()
     return {nxt}
 
 

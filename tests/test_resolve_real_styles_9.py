@@ -42,6 +42,7 @@ def test_a_volume_then_an_issue_in_brackets_after_a_verbatim_title_is_no_sequel(
     # A number, then a year after a comma, is still the title's own number ("Llama 2, 2023").
     assert trailing_sequel(["llama", "2", "2023"], [False, True, False], 0) == {"2"}
     assert trailing_sequel(["inequality", "56", "9", "4668"], [False, True, True, False], 0) == set()
+    assert trailing_sequel(["inequality", "56", "2010", "4668"], [False, True, True, False], 0) == set()
 
 
 def test_a_fuzzy_unclosed_title_takes_no_sequel_mark_from_the_volume_after_it():

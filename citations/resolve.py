@@ -520,7 +520,7 @@ class SeedIndex:
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years
         )
-        if t.review <= title_score < 100.0:
+        if min(t.variant, t.accept) <= title_score < 100.0:
             # A near title whose difference is a short token extended into another ("UTRAN Iu"
             # for "UTRAN Iub"): another name, not a typo; a person decides.
             printed = field[2].split() if field[1] >= 0 else []

@@ -475,6 +475,11 @@ def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str
     near-verbatim title. A plural "s" and stopwords are not counted."""
     from difflib import SequenceMatcher
 
+    ours, theirs = set(seed_words), set(printed)
+    if all(len(w) > SHORT_TOKEN or w in theirs for w in ours) and all(
+        len(w) > SHORT_TOKEN or w in ours for w in theirs
+    ):
+        return []  # every short token is on both sides: nothing to align (the usual case)
     out = []
     ops = SequenceMatcher(None, seed_words, printed, autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:

@@ -29,7 +29,11 @@ _APOSTROPHES = re.compile("['\u2018\u2019\u02bc`\u00b4]")
 BOUNDARY_CHARS = '.?!,;()[]{}"\u201c\u201d\u00ab\u00bb'
 # A period glued to the next field by PDF extraction (" .Review of scientific instruments") ends a
 # field as well: a space before it and a letter after it never occur inside a title.
-_BOUNDARY = re.compile(r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)|(?<=\s)\.(?=[^\W\d_])")
+# So does a period glued between a word of three letters or more and the next word ("... of the
+# Hamiltonian.e -print", "Phys.Rev"): initials ("P.E."), "e.g." and numbers ("2.76") keep theirs.
+_BOUNDARY = re.compile(
+    r"[?!,;()\[\]{}\"\u201c\u201d\u00ab\u00bb]|\.(?=\s|$)|(?<=\s)\.(?=[^\W\d_])|(?<=[^\W\d_]{3})\.(?=[^\W\d_])"
+)
 # Letters of any script survive (a CJK or Cyrillic title still compares), punctuation does not.
 _NON_ALNUM = re.compile(r"[^\w\s]|_")
 _TOKEN = re.compile(r"\x00|[^\W_]+")

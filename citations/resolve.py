@@ -41,6 +41,16 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 9: a volume then an issue or a year after an unpunctuated title is no sequel number, nor a number
+#    glued to its unit ("2 .76TeV"); sequel marks of a field only up to the end of the title's
+#    alignment; a period glued between words ends a field ("Hamiltonian.e -print"); two seed words
+#    glued by the PDF ("QuantumField") are candidate keys; an author block in initials-surname
+#    order with no closing punctuation ends before the title; a short seed title (under 3 words)
+#    printed verbatim is accepted with the first author and a year near the seed's, else review;
+#    a one-word "Name:" prefix before the seed's title ("ID5: An incremental ID3") is the same work
+#    with the first author and year, else the field decides as before; a short token printed as
+#    another it extends ("Iu" for "Iub") keeps a near title from accept; two abbreviated words
+#    after a title ("Class. Quantum Grav.") are a journal.
 # 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two words); each
 #    field the title alignment touches scored on its own; a tie between two accepted titles goes
 #    to the one printed first (the entry's own title, not its container); a word after the year
@@ -58,7 +68,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-8"
+RESOLVER_VERSION = "resolve-9"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -196,6 +206,9 @@ class _Layout:
     doubts: list[str]  # evidence that keeps the edge out of accept (container, series volume)
     first: int = 0  # first word of the title run as printed (where its layout is read)
     last: int = 0  # its last word
+    short: bool = False  # a short seed title printed verbatim: accepted only with author and year
+    prefix: str | None = None  # a name printed with a colon before the title run ("ID5:")
+    field_score: float = 0.0  # the field's own score, before the run's layout raised it
 
 
 def _title_words(seed: _Seed) -> int:
@@ -264,6 +277,13 @@ class SeedIndex:
                 self.postings[t].append(i)
             self.need.append(min(2, len(keys)))
         self.tokens = [sd.tokens for sd in self.seeds]
+        # Two adjacent seed words as PDF text glues them ("QuantumField"): a reference word equal
+        # to one stands for both words in the candidate look-up.
+        self.glued: dict[str, tuple[str, str]] = {}
+        for sd in self.seeds:
+            for a, b in pairwise(sd.plain.split()):
+                if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS:
+                    self.glued.setdefault(a + b, (a, b))
         self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
 
     def __len__(self) -> int:
@@ -332,16 +352,24 @@ class SeedIndex:
             # No run of words carries the title nearly verbatim: the field decides, and the
             # layout is read from where the fuzzy alignment starts.
             first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
-            last = first + max(0, len(span.split()) - 1)
-            return _Layout(
-                score, start, te.sequel_marks(span.split()), [], [], first, min(last, len(ref.words) - 1)
-            )
+            last = min(first + max(0, len(span.split()) - 1), len(ref.words) - 1)
+            # Sequel marks from the words the title aligns with, not the whole field: an
+            # unclosed field runs on into the volume and pages ("... formalizm Uspehi Mat Nauk 30").
+            marks = te.sequel_marks(span.split())
+            if near >= 0 and start >= 0:
+                # From the field's start (a name before the title, "M6: ...", is the title's) to
+                # the end of the alignment.
+                lo = max(first, start)
+                hi = max(lo, min(lo + seed.n_words, start + len(span.split())) - 1)
+                marks = te.sequel_marks(ref.words[start : hi + 1])
+                marks |= te.trailing_sequel(ref.words, ref.bounds, hi)
+            return _Layout(score, start, marks, [], [], first, last)
         long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
-        chosen, notes = None, []
-        if score < 100.0 and long_enough:
+        chosen, notes, short, prefix = None, [], False, None
+        if score < 100.0:
             cased = ref.cased
             for run in runs:
-                if run.score <= score:
+                if run.score <= score or not (long_enough or run.score == 100.0):
                     continue
                 # A title in capitals gives its case no say ("... PREDICTION IS ALL CONVOLUTIONAL").
                 run_case = (
@@ -352,12 +380,20 @@ class SeedIndex:
                     ref.words, ref.bounds, ref.colons, run.first, seed.author_last
                 ):
                     before = "an author block closed by a colon"
-                after = te.after_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.last)
+                if before is None:
+                    before = te.name_block_before(run_case, ref.bounds, run.first, seed.author_last)
+                name = None
+                if before is None and run.score == 100.0:
+                    name = te.name_prefix(ref.words, ref.cased, ref.colons, ref.bounds, run.first)
+                    before = f"the name prefix '{name}:'" if name else None
+                after = te.after_is_not_title(
+                    ref.words, run_case, ref.colons, ref.bounds, run.last, ref.entry.raw
+                )
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:
                 # the field's score decides it (the run exists for unclosed and glued fields).
                 both_closed = before == after == te.BOUNDARY_NOTE
                 if before and after and (run.score == 100.0 or not both_closed):
-                    chosen = run
+                    chosen, short, prefix = run, not long_enough, name
                     notes.append(
                         f"title printed {'verbatim' if run.score == 100 else f'near-verbatim ({run.score:.1f})'}"
                         f" in the raw string, field score {score:.1f} (before it {before}, after it {after})"
@@ -374,7 +410,11 @@ class SeedIndex:
         marks |= te.trailing_sequel(words, ref.bounds, chosen.last)
         marks |= te.leading_sequel(words, ref.bounds, chosen.first)
         series = te.series_note(seed.plain.split(), words, ref.entry.raw, chosen.last)
-        return _Layout(score, start, marks, notes, [series] if series else [], chosen.first, chosen.last)
+        doubts = [series] if series else []
+        field_score = field[0]
+        return _Layout(
+            score, start, marks, notes, doubts, chosen.first, chosen.last, short, prefix, field_score
+        )
 
     @staticmethod
     def _field_at(seed: _Seed, ref: _Ref, lo: int, hi: int) -> tuple[float, int, str]:
@@ -471,10 +511,50 @@ class SeedIndex:
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
         t = self.thresholds
         seed = self.seeds[seed_i]
-        lay = self.layout(seed, ref, self._title_field(seed, ref))
+        field = self._title_field(seed, ref)
+        lay = self.layout(seed, ref, field)
         title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
         notes: list[str] = list(lay.notes)
+        year_agrees = bool(seed.year) and any(
+            seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
+            for y in ref.years
+        )
+        if min(t.variant, t.accept) <= title_score < 100.0:
+            # A near title whose difference is a short token extended into another ("UTRAN Iu"
+            # for "UTRAN Iub"): another name, not a typo; a person decides.
+            printed = field[2].split() if field[1] >= 0 else []
+            run = ref.words[lay.first : lay.last + 1]
+            extended = te.extended_tokens(seed.plain.split(), printed) or te.extended_tokens(
+                seed.plain.split(), run
+            )
+            if extended:
+                seed_tok, ref_tok = extended[0]
+                lay.doubts.append(
+                    f"'{ref_tok}' printed where the seed title has '{seed_tok}' (a short token is a name, not a typo)"
+                )
+        if lay.short:
+            if author == "match" and year_agrees:
+                notes.append("a short title printed verbatim; first author and year agree")
+            else:
+                lay.doubts.append("a short title printed verbatim, without the seed's first author and year")
+        if lay.prefix:
+            if author == "match" and year_agrees:
+                # "ID5: An incremental ID3" for "An incremental ID3": the name of the system the
+                # work introduces, printed by one citer and left out by another; not a sequel.
+                lay.marks.discard(lay.prefix.lower())
+                notes.append(
+                    f"printed with the name prefix '{lay.prefix}:' the seed title leaves out; "
+                    "first author and year agree"
+                )
+            else:
+                # Without them the name may be another system built on the seed's: the field
+                # decides, as if the run had not been read, and a number in the name is a sequel's.
+                notes[:] = [
+                    f"printed with the name prefix '{lay.prefix}:', without the seed's first author and "
+                    f"year: field score {lay.field_score:.1f}"
+                ]
+                title_score = lay.score = lay.field_score
         entry = ref.entry
         if method in ("arxiv_id", "doi"):
             if entry.title is None and not entry.authors:
@@ -517,6 +597,11 @@ class SeedIndex:
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id})")
                 score = min(score, t.accept - 0.01)
         sequel = te.differing_marks(_sequel_marks(seed.plain), lay.marks)
+        if sequel:
+            spaced = te.glued_numbers(sequel, seed.plain.split(), ref.words)
+            if spaced:
+                notes.append(f"number {', '.join(sorted(spaced))} printed glued to the word after it")
+                sequel -= spaced
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
@@ -604,6 +689,9 @@ class SeedIndex:
             arxiv_id, version = find_arxiv_id(entry)
             entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
+        split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
+        if split:
+            ref.wordset = ref.wordset.union(split)
         out = []
         for seed_i, method in self.candidates(ref).items():
             m = self.score_pair(seed_i, method, ref)

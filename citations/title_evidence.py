@@ -88,6 +88,7 @@ _ORDINAL_WORDS = frozenset(
         "twentieth",
     ]
 )
+ABBREVIATION_CHARS = 5  # "Class.", "Mon.", "Grav.": a journal's abbreviated word, not a title's
 MIN_VERBATIM_WORDS = 3  # "Deep learning", "Layer normalization": too generic to stand on layout
 MIN_VERBATIM_CHARS = 15
 NEAR_VERBATIM = 95.0  # a typo or a split word in an otherwise verbatim title
@@ -112,6 +113,9 @@ def differing_marks(seed: set[str], ref: set[str]) -> set[str]:
     return diff
 
 
+_NUMBER_THEN_LETTERS = re.compile(r"^(\d{1,2})[a-z]{2,}$")
+
+
 def sequel_marks(words: list[str]) -> set[str]:
     """Short numbers and roman numerals that name a sequel or version ("2", "v3", "gpt4", "ii"),
     and ordinals that number an edition or a meeting ("13th", "eighth"); not years or pages."""
@@ -120,6 +124,14 @@ def sequel_marks(words: list[str]) -> set[str]:
         for w in words
         if _SEQUEL_MARK.match(w) or w in _SEQUEL_ROMAN or _ORDINAL.match(w) or w in _ORDINAL_WORDS
     }
+
+
+def glued_numbers(marks: set[str], seed_words: list[str], ref_words: list[str]) -> set[str]:
+    """Of the marks found on one side only, the numbers the other side prints glued to the word
+    after them ("2 . 76 TeV" and "2 .76TeV", PDF spacing): the same number, not a sequel's. A
+    name glued to its number ("GPT-4o" against "GPT-4") is not one of them."""
+    glued = {m.group(1) for w in (*seed_words, *ref_words) if (m := _NUMBER_THEN_LETTERS.match(w))}
+    return {m for m in marks if m.isdigit() and m in glued}
 
 
 def windows(
@@ -219,10 +231,26 @@ def before_is_not_title(
     return None
 
 
+def _abbreviated(token: str, raw: str) -> bool:
+    """A short capitalised word the reference prints closed by a period ("Class.", "Grav.")."""
+    return (
+        token[:1].isupper()
+        and len(token) <= ABBREVIATION_CHARS
+        and re.search(rf"\b{re.escape(token)}\.(?:\s|$)", raw) is not None
+    )
+
+
 def after_is_not_title(
-    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], last: int
+    words: list[str],
+    cased: list[str] | None,
+    colons: list[bool] | None,
+    bounds: list[bool],
+    last: int,
+    raw: str = "",
 ) -> str | None:
-    """What is printed right after the title run, if it cannot continue a title; else None."""
+    """What is printed right after the title run, if it cannot continue a title; else None.
+    ``raw`` (the reference as printed) lets a short capitalised word closed by a period read as
+    an abbreviated journal name ("Advanced LIGO Class. Quantum Grav. 32")."""
     if colons is not None and colons[last]:
         return None  # "Title: subtitle": the run is the head of a longer title
     if last == len(words) - 1 or bounds[last]:
@@ -239,6 +267,13 @@ def after_is_not_title(
         return f"venue word '{tok}'"
     if last + 2 < len(words) and words[last + 2].isdigit() and not bounds[last + 1]:
         return f"'{tok}' and a volume number"  # "Nature 521", "Science 313"
+    if bounds[last + 1] and _abbreviated(tok, raw):
+        # "Advanced LIGO Class. Quantum Grav. 32": a journal abbreviated word by word. One word
+        # closed by a period is the end of a longer title as often ("... LLM Bugs. IEEE ..."), so
+        # a second abbreviation must follow within a few words.
+        later = [w for w in cased[last + 2 : last + 5] if _abbreviated(w, raw)]
+        if later:
+            return f"abbreviated journal '{tok}. ... {later[0]}.'"
     if end[:1].islower() and end.lower() not in _FUNCTION_WORDS:
         # A sentence-case title ends in lower case; a capital after it starts the journal's name.
         return f"capitalised '{tok}' after a sentence-case title"
@@ -283,8 +318,15 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     nxt = words[last + 1]
     if not (_SEQUEL_MARK.match(nxt) or nxt in _SEQUEL_ROMAN):
         return set()
-    if last + 2 < len(words) and not bounds[last + 1] and words[last + 2].isdigit():
-        return set()  # "Title 12 345": volume and page
+    # "Title 12 345": volume and page; "inequality 56 (9) 4668": volume and issue; "... 56 (2010)
+    # 4668": volume, year and page. A year alone after a comma ("Llama 2, 2023") leaves the
+    # number the title's own.
+    after = words[last + 2 : last + 4]
+    if after and after[0].isdigit():
+        if not bounds[last + 1] or not _YEAR_TOKEN.match(after[0]):
+            return set()
+        if len(after) == 2 and after[1].isdigit():
+            return set()
     return {nxt}
 
 
@@ -424,3 +466,98 @@ def series_note(seed_words: list[str], words: list[str], raw: str, last: int) ->
     if ours is None and not _TITLED_VOLUME.search(raw):
         return None
     return f"the reference names volume {theirs} of this title (another volume of a series)"
+
+
+def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str, str]]:
+    """Short tokens of the seed printed as another token that one extends ("Iub" printed "Iu",
+    "ID3" printed "ID"): (seed's, printed). A one-letter difference is a typo in a long word but
+    another name in a short one (an interface, a protocol, a gene), so it must not pass as a
+    near-verbatim title. A plural "s" and stopwords are not counted."""
+    from difflib import SequenceMatcher
+
+    ours, theirs = set(seed_words), set(printed)
+    if all(len(w) > SHORT_TOKEN or w in theirs for w in ours) and all(
+        len(w) > SHORT_TOKEN or w in ours for w in theirs
+    ):
+        return []  # every short token is on both sides: nothing to align (the usual case)
+    out = []
+    ops = SequenceMatcher(None, seed_words, printed, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+            continue
+        a, b = seed_words[i1], printed[j1]
+        short, long_ = sorted((a, b), key=len)
+        if (
+            len(short) <= SHORT_TOKEN
+            and short not in _FUNCTION_WORDS
+            and long_.startswith(short)
+            and long_[len(short) :] != "s"
+        ):
+            out.append((a, b))
+    return out
+
+
+SHORT_TOKEN = 4  # "Iub", "ID3", "RNA", "UMTS": names, not words a typo leaves recognisable
+
+
+def name_block_before(cased: list[str] | None, bounds: list[bool], first: int, surname: str) -> str | None:
+    """Whether the words from the entry's start (numbering aside) to the title run are an author
+    block that no punctuation closes: names in initials-surname order ("M. Pazzani & D. Kibler
+    The utility ...", "C. P.Baldé V.Forti V.Gray ... The global ...", "C.J. Joachain : Quantum
+    ..."). Each surname must have initials right before it, so a title word after the last name
+    ("... D. Kibler The utility") breaks the block; a block in surname-initials order ends in
+    initials, which ``before_is_not_title`` already reads. The block must name the seed's first
+    author or hold two names or more. Returns a note, or None."""
+    if cased is None or first == 0:
+        return None
+    lead = 1 if cased[0].isdigit() else 0
+    block = cased[lead:first]
+    if len(block) < 2 or not _is_initials(block[0]):
+        return None
+    names, i = 0, 0
+    while i < len(block):
+        tok = block[i]
+        if tok.lower() in ("and", "et", "al") or tok.lower() in _NAME_PARTICLES:
+            i += 1
+            continue
+        if not _is_initials(tok):
+            return None
+        while i < len(block) and _is_initials(block[i]):
+            i += 1
+        while i < len(block) and block[i] in _SURNAME_PARTICLES:
+            i += 1  # "J. van der Waals" (printed in lower case: "Du" is a surname)
+        if i >= len(block) or not _is_surname(block[i]):
+            return None  # initials not followed by a surname: not a name list
+        names += 1
+        i += 1
+    named = bool(surname) and surname in {w.lower() for w in block}
+    if names >= 2 or named:
+        return "an author block with no closing punctuation"
+    return None
+
+
+_SURNAME_PARTICLES = _NAME_PARTICLES - {"and", "et", "al"}
+
+
+def _is_surname(token: str) -> bool:
+    return token[:1].isupper() and token.isalpha() and len(token) >= 2 and token not in _NOT_INITIALS
+
+
+def name_prefix(
+    words: list[str], cased: list[str] | None, colons: list[bool] | None, bounds: list[bool], first: int
+) -> str | None:
+    """A one-word name printed, with a colon, right before the title run at the start of its
+    field ("ID5: An incremental ID3", "ID5R: An ..."): the name of a system the work introduces,
+    which one printing of the title carries and another leaves out. Returns the name, or None.
+    Not a numbered part ("Part 2:"), a bare number or a roman numeral: those are sequels."""
+    if first == 0 or colons is None or not colons[first - 1]:
+        return None
+    p = first - 1
+    if p > 0 and not bounds[p - 1] and not (words[p - 1].isdigit() and p - 1 == 0):
+        return None  # more than one word before the colon ("NimFlow 2:", "Part 2:")
+    name = words[p]
+    if name.isdigit() or name in _SEQUEL_ROMAN or name in VOLUME_WORDS or not name[:1].isalpha():
+        return None
+    if cased is not None and (not cased[p][:1].isupper() or (_is_initials(cased[p]) and len(cased[p]) <= 2)):
+        return None  # lower case, or initials closing an author block ("Perkowski, M.: A New ...")
+    return (cased or words)[p]

@@ -247,7 +247,9 @@ def test_a_window_the_stores_data_does_not_reach_is_not_built_yet(world):
     # 2024-12. Today's date would build it (2024 is long past); the data says not yet (item 4).
     result, counts = world.refresh("--since", "2024-06")
     assert result.exit_code == 3, result.output
-    assert "refresh plan for release 2024-06" in result.output  # the harvest ran, then the check
+    # Checked after the harvest (kept), before the plan: no index request, no PDF, no plan.
+    assert "refresh plan for release 2024-06" not in result.output
+    assert counts["index_batch"] == counts["index_citations"] == 0
     assert (
         "release 2024-06: not yet: the store's data reaches 2024-11-05 (its newest datestamp) but the "
         "citing pool runs through 2024-12 (--pool-months 6); the newest window it can build is 2024-05"

@@ -33,8 +33,8 @@ _OWN = {"since", "out_dir", "reuse_db", "db_path", "wait_lock"}
 
 
 class NotYet(Exception):
-    """The store's data does not reach the window's pool yet (raised from the plan's callback,
-    before any PDF is fetched; ``refresh`` exits 3 with its message)."""
+    """The store's data does not reach the window's pool yet (raised after the metadata harvest,
+    before the plan asks the index anything; ``refresh`` exits 3 with its message)."""
 
 
 def plan_line(label: str, plan) -> str:
@@ -108,9 +108,15 @@ def refresh(**opts) -> None:
     one config per setting, a `release` column). A rerun resumes; rerunning a finished release's
     --since rebuilds it from the store only, byte-identical.
 
+    Settings carry over: an option not given (--lengths, --tasks, --keys, --licenses, --key-form,
+    --seed, the window's months, ...) is the previous release's, read from its release.json; one
+    given wins and is recorded for the releases after it. A line before the plan says which came
+    from where. With --licenses, papers the build would drop are neither planned nor fetched.
+
     \b
     Exit codes: 0 built (or planned), 1 error (one line; rerun resumes), 2 usage,
-    3 nothing to build yet (the window's citing papers are still being published), 130 interrupted.
+    3 nothing to build yet: the window's citing pool is not over by the calendar, or the store's
+    data (after this run's harvest) does not reach its last month yet; 130 interrupted.
     """
     from reflong.assemble.release.layout import next_label, previous_release, read_release_manifest
     from reflong.assemble.release.publish import publish_release
@@ -171,10 +177,13 @@ def refresh(**opts) -> None:
     def on_plan(plan) -> None:
         click.echo(origin.line(label))  # beside the plan: errors before it stay one line (cron)
         click.echo(plan_line(label, plan))
-        check_data_reaches(engine, label, windows, opts["pool_months"])
 
     try:
-        result = run_paper(opts, on_plan=on_plan)
+        result = run_paper(
+            opts,
+            on_plan=on_plan,
+            on_harvest=lambda: check_data_reaches(engine, label, windows, opts["pool_months"]),
+        )
     except NotYet as exc:
         click.echo(str(exc), err=True)
         ctx.exit(NOT_YET_EXIT)

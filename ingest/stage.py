@@ -232,6 +232,7 @@ def _select(
 
 
 PlanCallback = Callable[[Plan], None] | None
+HarvestCallback = Callable[[], None] | None
 
 
 def run_ingest(
@@ -239,13 +240,17 @@ def run_ingest(
     settings: IngestSettings,
     progress: ProgressFactory = null_progress,
     plan_callback: PlanCallback = None,
+    harvest_callback: HarvestCallback = None,
 ) -> IngestSummary:
     """Ingest one window (or a whole local catalog) into the store; safe to rerun at any point.
 
-    ``plan_callback`` gets the PDF plan before any download (the CLI prints it)."""
+    ``plan_callback`` gets the PDF plan before any download (the CLI prints it).
+    ``harvest_callback`` runs once the metadata and roles are committed, before the plan asks the
+    citation index anything: ``refresh`` checks there that the data reaches the window (it may
+    raise to stop the run; the harvest is kept)."""
     if settings.source_dir is None:
-        return _run_arxiv(engine, settings, progress, plan_callback)
-    return _run_local(engine, settings, progress, plan_callback)
+        return _run_arxiv(engine, settings, progress, plan_callback, harvest_callback)
+    return _run_local(engine, settings, progress, plan_callback, harvest_callback)
 
 
 def _plan(
@@ -311,7 +316,11 @@ def _drop_roles(session, label: str, role: str, ids: list[str]) -> None:
 
 
 def _run_arxiv(
-    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+    engine: Engine,
+    settings: IngestSettings,
+    progress: ProgressFactory,
+    plan_callback: PlanCallback = None,
+    harvest_callback: HarvestCallback = None,
 ) -> IngestSummary:
     """Harvest metadata (committed page by page), assign roles from the store, fetch PDFs."""
     if settings.since is None:
@@ -364,6 +373,8 @@ def _run_arxiv(
             summary.reasons.update(counts.reasons)
             cache_dir.mkdir(parents=True, exist_ok=True)
             session.commit()
+            if harvest_callback is not None:
+                harvest_callback()
             metadata_requests = sum(n for k, n in conn.requests_by_kind.items() if k != "pdf")
             plan = _plan(engine, settings, build.label, cache_dir, metadata_requests, plan_callback, progress)
             summary.plan = plan
@@ -466,7 +477,11 @@ def _record_outcome(session, meta: PaperMeta, outcome: FetchOutcome, summary: In
 
 
 def _run_local(
-    engine: Engine, settings: IngestSettings, progress: ProgressFactory, plan_callback: PlanCallback = None
+    engine: Engine,
+    settings: IngestSettings,
+    progress: ProgressFactory,
+    plan_callback: PlanCallback = None,
+    harvest_callback: HarvestCallback = None,
 ) -> IngestSummary:
     """A local catalog: the whole selection at once (catalogs are small), then PDFs copied."""
     source = make_source(settings)
@@ -492,6 +507,8 @@ def _run_local(
         if summary.window is None:
             todo = [(role, m) for role, m in chosen if m.pdf_url]
         else:
+            if harvest_callback is not None:
+                harvest_callback()
             plan = _plan(engine, settings, summary.window, cache_dir, 0, plan_callback, progress)
             summary.plan = plan
             todo = [] if settings.plan.dry_run else [(p.role, p.meta) for p in plan.picks]

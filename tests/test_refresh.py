@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import socket
 from datetime import date
 from pathlib import Path
@@ -22,8 +23,10 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 
 from reflong.cli import main
+from reflong.common.licenses import kind_of
 from reflong.db import Build, BuildTask, open_store
 from reflong.db.audits import EdgeKey, record_verdict
+from reflong.db.papers import Paper
 from reflong.demo.growing_world import grow_world
 from reflong.demo.rehearsal import RehearsalSettings, StandIns
 from reflong.ingest.plan.windows import add_months
@@ -48,14 +51,15 @@ class World:
         self.ports = (_free_port(), _free_port())
         self.releases = root / "releases"
 
-    def refresh(self, *args: str) -> tuple[object, dict]:
+    def refresh(self, *args: str, store: str = "store.db", cache: str = "cache", out: Path | None = None):
         """Run `refresh` against freshly started stand-ins; the result and the requests they saw."""
         with StandIns(
             self.folder, RehearsalSettings(scale=SCALE), echo=lambda _: None, ports=self.ports
         ) as s:
             argv = [
-                "refresh", "--db", str(self.root / "store.db"), "--cache", str(self.root / "cache"),
-                "--out", str(self.releases), "--delay", "0", "--index-delay", "0", *s.url_options(), *args,
+                "refresh", "--db", str(self.root / store), "--cache", str(self.root / cache),
+                "--out", str(out or self.releases), "--delay", "0", "--index-delay", "0", *s.url_options(),
+                *args,
             ]  # fmt: skip
             result = CliRunner().invoke(main, argv, env={"S2_API_KEY": "test-key"})
             return result, s.counts()
@@ -105,9 +109,14 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
     assert first_try.exit_code == 2 and "give --since YYYY-MM for the first one" in first_try.output
 
     # The first release, its plan printed first.
-    first, counts = world.refresh("--since", "2024-03")
+    # A non-default option: the next refresh, given none, carries it on (issue 21, item 2).
+    first, counts = world.refresh("--since", "2024-03", "--key-form", "arxiv-id")
     assert first.exit_code == 0, first.output
     assert first.output.index("refresh plan for release 2024-03") < first.output.index("build 1:")
+    assert (
+        "settings for release 2024-03: no earlier release to carry settings from: defaults and the options "
+        "given; given here: --key-form arxiv-id" in first.output
+    )
     assert counts["pdf"] == _planned_pdfs(first.output) > 0
     manifest = json.loads((world.releases / "2024-03" / "release.json").read_text())
     assert manifest["release"] == "2024-03" and manifest["window"] == "2024-03:s1:p6:d2"
@@ -137,6 +146,13 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
         assert record_verdict(session, EdgeKey(citing, int(version), key), "reject", why=WHY, who="tester")
         session.commit()
 
+    # The dataset folder moved between two releases: the earlier release's tasks are found from the
+    # folder itself (its release.json), so its ground-truth change is still listed (item 3).
+    moved = world.root / "moved" / "releases"
+    moved.parent.mkdir()
+    shutil.move(world.releases, moved)
+    world.releases = moved
+
     # The next window's plan, then exactly the PDFs it planned.
     plan, _ = world.refresh("--dry-run")
     assert plan.exit_code == 0, plan.output
@@ -147,7 +163,13 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
     assert counts["pdf"] == _planned_pdfs(second.output) == _planned_pdfs(plan.output)
     assert counts["index_batch"] == counts["index_citations"] == 0  # asked by the dry run, cached
 
-    changes = json.loads((world.releases / "2024-04" / "release.json").read_text())["changes"]
+    assert "settings for release 2024-04: from release 2024-03's release.json: --key-form arxiv-id" in (
+        second.output
+    )
+    release = json.loads((world.releases / "2024-04" / "release.json").read_text())
+    assert release["settings"]["key_form"] == "arxiv-id" and release["options"]["key_form"] == "arxiv-id"
+    assert release["options"]["pool_months"] == 6 and release["options"]["licenses"] is None
+    changes = release["changes"]
     assert changes["previous"] == "2024-03"
     assert changes["withdrawn"] == [
         {
@@ -170,6 +192,9 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
     notes = (world.releases / "2024-04" / "RELEASE_NOTES.md").read_text()
     assert f"- {positive} -> key {key}: positive -> negative (audit reject by tester: {WHY})" in notes
     assert f"- {revised}: v{new_version - 1} -> v{new_version}" in notes
+    # The store never read the new version (a distractor's, outside the window): said plainly.
+    assert f"answers NOT rechecked against v{new_version}: the store holds no parsed text of it" in notes
+    assert changes["new_versions"][0]["rechecked"] is False and changes["new_versions"][0]["as_document"] > 0
     assert f"- {withdrawn} (withdrawal notice v{notice}, 2024-11-04" in notes
 
     # The card lists both releases; `datasets` reads every release, each row with its `release`.
@@ -198,6 +223,75 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
     assert again.exit_code == 0, again.output
     assert sum(counts.values()) == 0
     assert world.tree() == before
+
+
+def test_an_option_given_to_a_refresh_overrides_the_carried_one_and_is_recorded(world):
+    # 2024-04 carried --key-form arxiv-id from 2024-03; rebuilt with the option given, it changes
+    # and is recorded, and a rebuild without options then keeps what the release recorded.
+    result, counts = world.refresh("--since", "2024-04", "--key-form", "title")
+    assert result.exit_code == 0, result.output
+    assert "given here: --key-form title" in result.output and sum(counts.values()) == 0
+    release = json.loads((world.releases / "2024-04" / "release.json").read_text())
+    assert release["options"]["key_form"] == "title" and "key_form" not in release["settings"]
+    before = world.tree()
+    again, _ = world.refresh("--since", "2024-04")
+    assert again.exit_code == 0, again.output
+    assert "settings for release 2024-04: from release 2024-04's release.json: nothing but defaults" in (
+        again.output
+    )
+    assert world.tree() == before
+
+
+def test_a_window_the_stores_data_does_not_reach_is_not_built_yet(world):
+    # The world reaches 2024-10 (and the amendments of 2024-11): 2024-06's pool runs through
+    # 2024-12. Today's date would build it (2024 is long past); the data says not yet (item 4).
+    result, counts = world.refresh("--since", "2024-06")
+    assert result.exit_code == 3, result.output
+    # Checked after the harvest (kept), before the plan: no index request, no PDF, no plan.
+    assert "refresh plan for release 2024-06" not in result.output
+    assert counts["index_batch"] == counts["index_citations"] == 0
+    assert (
+        "release 2024-06: not yet: the store's data reaches 2024-11-05 (its newest datestamp) but the "
+        "citing pool runs through 2024-12 (--pool-months 6); the newest window it can build is 2024-05"
+    ) in result.output
+    assert counts["pdf"] == 0 and "Traceback" not in result.output
+    assert not (world.releases / "2024-06").exists()
+
+
+def _fetch_line(output: str) -> tuple[int, int]:
+    """(PDFs to fetch, papers skipped by --licenses) from the refresh plan line."""
+    m = re.search(
+        r"PDFs (\d+) to fetch of \d+, \d+ cached\) = .*; (\d+) skipped by --licenses$", output, re.M
+    )
+    assert m, output
+    return int(m[1]), int(m[2])
+
+
+def test_papers_licenses_will_drop_are_neither_planned_nor_fetched(world):
+    # Item 1: with --licenses, the plan leaves out the papers the build would drop, and the run
+    # fetches exactly the PDFs planned, none under a licence that is not kept.
+    kept = "arxiv-nonexclusive,cc-by"
+    out = world.root / "licensed"
+    args = ("--since", "2024-03", "--licenses", kept)
+    plan, dry_counts = world.refresh(*args, "--dry-run", store="licensed.db", cache="licensed-cache", out=out)
+    assert plan.exit_code == 0, plan.output
+    planned, skipped = _fetch_line(plan.output)
+    assert skipped > 0 and planned > 0 and dry_counts["pdf"] == 0
+    assert re.search(
+        rf"  licences: {skipped} skipped by --licenses \(.*\); kept {kept.replace(',', ', ')}", plan.output
+    )
+    run, counts = world.refresh(*args, store="licensed.db", cache="licensed-cache", out=out)
+    assert run.exit_code == 0, run.output
+    assert counts["pdf"] == _fetch_line(run.output)[0] == planned
+    engine = open_store(world.root / "licensed.db")
+    with Session(engine) as session:
+        fetched = session.exec(select(Paper).where(Paper.status == "downloaded")).all()
+    assert len(fetched) == planned
+    assert {kind_of(p.license).name for p in fetched} <= {"arxiv-nonexclusive", "cc-by"}
+    assert json.loads((out / "2024-03" / "release.json").read_text())["options"]["licenses"] == [
+        "arxiv-nonexclusive",
+        "cc-by",
+    ]
 
 
 def test_cron_exit_codes(world, tmp_path):

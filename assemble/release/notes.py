@@ -8,7 +8,12 @@ each released paper's newest version and withdrawal). So they name exactly:
 - tasks of earlier releases whose ground truth the store now decides otherwise, and why: a verdict
   recorded since the previous release, or a resolver changed since (version or thresholds);
 - papers of earlier releases that have a newer version since (the released text is the older one,
-  which may cite differently), and papers withdrawn since.
+  which may cite differently), and papers withdrawn since. For each such paper shown as a
+  document, the notes say whether its answers were rechecked against the new version's text and
+  what that changed: rechecked when the store holds that version parsed and resolved (it was read
+  for some window), which task answers would then differ and at which document index; otherwise
+  plainly "not rechecked" (a refresh fetches only its own window's PDFs, so a new version of an
+  older paper is usually not read). The released answers stay right for the released text.
 
 Earlier releases are never rewritten by a refresh (a published release must stay what it was):
 the notes are their errata, and ``refresh --since MONTH`` rebuilds one on request.
@@ -21,6 +26,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reflong.assemble.release.store_view import PairStatus, PaperState, ReleasedTask, split_ref
+
+
+@dataclass(frozen=True)
+class NewText:
+    """What the store holds of a newer version of a released document (``"IDvN"``): whether that
+    version's reference list was parsed, and the decision now on it for each key it is asked of."""
+
+    parsed: bool
+    statuses: Mapping[str, PairStatus] = field(default_factory=dict)  # key -> (new ref, key) status
 
 
 @dataclass(frozen=True)
@@ -75,12 +89,14 @@ def compute_changes(
     states: Mapping[str, PaperState],
     resolver_now: Mapping[str, str],
     earlier_keys: set[str],
+    new_texts: Mapping[str, NewText] | None = None,
 ) -> ReleaseChanges:
     """The changes for ``release``'s notes.
 
     ``previous``: the previous release's manifest (None for the first release); ``statuses``: the
     store's decision now on every (document, key) pair of the earlier releases' tasks; ``states``:
-    every earlier released paper's versions now; ``earlier_keys``: keys any earlier release used."""
+    every earlier released paper's versions now; ``earlier_keys``: keys any earlier release used;
+    ``new_texts``: newest versions of released documents by ref (``NewText``), for the recheck."""
     changes = ReleaseChanges(release, previous.get("release") if previous else None)
     titles = {t.key: t.key_title for t in tasks}
     changes.keys_added = [(k, titles[k]) for k in sorted(titles) if k not in earlier_keys]
@@ -148,16 +164,72 @@ def compute_changes(
                 }
             )
         elif now.latest_version > int(then.get("latest_version", 0)):
-            changes.new_versions.append(
+            entry = {
+                "arxiv_id": arxiv_id,
+                "before": int(then.get("latest_version", 0)),
+                "now": now.latest_version,
+                "tasks": len(tasks_using),
+                "releases": sorted({t.split("/")[0] for t in tasks_using}),
+            }
+            entry.update(_recheck(arxiv_id, now.latest_version, earlier, new_texts or {}))
+            changes.new_versions.append(entry)
+    return changes
+
+
+def _recheck(
+    arxiv_id: str, version: int, earlier: Sequence[EarlierRelease], new_texts: Mapping[str, NewText]
+) -> dict:
+    """Whether the answers of the tasks showing ``arxiv_id`` as a document were rechecked against
+    its version ``version``, and the answers that version's text would change (task, index)."""
+    new_ref = f"{arxiv_id}v{version}"
+    text = new_texts.get(new_ref)
+    shown = [
+        (rel.label, task, i, ref)
+        for rel in earlier
+        for task in rel.tasks
+        for i, ref in enumerate(task.documents)
+        if split_ref(ref)[0] == arxiv_id
+    ]
+    if not shown:
+        return {"as_document": 0, "rechecked": False, "answers_changed": []}
+    if text is None or not text.parsed:
+        return {"as_document": len(shown), "rechecked": False, "answers_changed": []}
+    changed = []
+    for label, task, i, ref in shown:
+        was = ref in task.positives
+        status = text.statuses.get(task.key)
+        now = bool(status and status.positive)
+        if now != was:
+            changed.append(
                 {
-                    "arxiv_id": arxiv_id,
-                    "before": int(then.get("latest_version", 0)),
-                    "now": now.latest_version,
-                    "tasks": len(tasks_using),
-                    "releases": sorted({t.split("/")[0] for t in tasks_using}),
+                    "task": f"{label}/{task.name}",
+                    "index": i,
+                    "was": "positive" if was else "negative",
+                    "now": "positive" if now else "negative",
                 }
             )
-    return changes
+    return {"as_document": len(shown), "rechecked": True, "answers_changed": changed}
+
+
+def _recheck_text(e: Mapping) -> str:
+    """The notes' words on a new version's effect on answers (``_recheck``'s fields)."""
+    if not e.get("as_document"):
+        return "not shown as a document (as a key only: answers do not depend on its text)"
+    if not e.get("rechecked"):
+        return (
+            f"answers NOT rechecked against v{e['now']}: the store holds no parsed text of it (a refresh "
+            f"reads only its own window's PDFs); the {e['as_document']} tasks showing it keep "
+            f"v{e['before']}'s text, and their answers are right for that text"
+        )
+    changed = e.get("answers_changed", [])
+    if not changed:
+        return f"answers rechecked against v{e['now']}'s text: unchanged in all {e['as_document']} tasks showing it"
+    shown = "; ".join(f"{c['task']} document {c['index']} {c['was']} -> {c['now']}" for c in changed[:12])
+    more = f"; ... ({len(changed) - 12} more)" if len(changed) > 12 else ""
+    return (
+        f"answers rechecked against v{e['now']}'s text: {len(changed)} of {e['as_document']} would change "
+        f"({shown}{more}); the released tasks keep the older text, whose answers stand"
+    )
 
 
 def render_notes(changes: ReleaseChanges, window: str, tool_version: str) -> str:
@@ -202,7 +274,7 @@ def render_notes(changes: ReleaseChanges, window: str, tool_version: str) -> str
     for e in c.new_versions:
         lines.append(
             f"- {e['arxiv_id']}: v{e['before']} -> v{e['now']} (the released text keeps its version); "
-            f"in {e['tasks']} tasks of {', '.join(e['releases']) or 'no release'}"
+            f"in {e['tasks']} tasks of {', '.join(e['releases']) or 'no release'}; {_recheck_text(e)}"
         )
     lines += ["", "### Papers withdrawn since", ""]
     if not c.withdrawn:

@@ -26,6 +26,7 @@ from reflong.assemble.release.layout import (
 from reflong.assemble.release.notes import EarlierRelease, ReleaseChanges, compute_changes, render_notes
 from reflong.assemble.release.store_view import (
     audit_through,
+    newer_texts,
     pair_statuses,
     paper_states,
     release_build,
@@ -61,8 +62,13 @@ class PublishedRelease:
         )
 
 
-def publish_release(engine: Engine, root: Path, label: str, window: str) -> PublishedRelease:
-    """Write ``RELEASE_NOTES.md`` and ``release.json`` for ``root/label``, then the top-level card."""
+def publish_release(
+    engine: Engine, root: Path, label: str, window: str, options: dict | None = None
+) -> PublishedRelease:
+    """Write ``RELEASE_NOTES.md`` and ``release.json`` for ``root/label``, then the top-level card.
+
+    ``options``: the command's options that shape a release (``reflong.cli.release_options``),
+    recorded so that the next refresh builds its window the same way."""
     root, folder = Path(root), Path(root) / label
     try:
         build_manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
@@ -79,7 +85,9 @@ def publish_release(engine: Engine, root: Path, label: str, window: str) -> Publ
         tasks = released_tasks(session, build.id)
         earlier = []
         for m in earlier_manifests:
-            b = release_build(session, root / m["release"], m["window"])
+            b = release_build(
+                session, root / m["release"], m["window"], m.get("outputs", {}).get(MANIFEST_NAME)
+            )
             earlier.append(EarlierRelease(m["release"], released_tasks(session, b.id) if b else []))
         pairs = {(ref, t.key) for rel in earlier for t in rel.tasks for ref in t.documents}
         statuses = pair_statuses(session, pairs)
@@ -88,10 +96,19 @@ def publish_release(engine: Engine, root: Path, label: str, window: str) -> Publ
         ids |= {t.key for rel in earlier for t in rel.tasks}
         states = paper_states(session, ids)
         through = audit_through(session)
+        new_texts = newer_texts(session, earlier, states)
     earlier_keys = {k for m in earlier_manifests for k in m.get("keys", [])}
     resolver = resolver_identity()
     changes = compute_changes(
-        label, tasks, earlier, prev.manifest if prev else None, statuses, states, resolver, earlier_keys
+        label,
+        tasks,
+        earlier,
+        prev.manifest if prev else None,
+        statuses,
+        states,
+        resolver,
+        earlier_keys,
+        new_texts,
     )
     notes = folder / NOTES_FILE
     write_atomic(notes, render_notes(changes, window, __version__).encode("utf-8"))
@@ -106,6 +123,7 @@ def publish_release(engine: Engine, root: Path, label: str, window: str) -> Publ
         "version": __version__,
         "resolver": resolver,
         "settings": build_manifest.get("settings", {}),
+        **({"options": dict(sorted(options.items()))} if options is not None else {}),
         "previous": prev.label if prev else None,
         "tasks": dict(changes.tasks_added),
         "keys": sorted({t.key for t in tasks}),

@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from reflong.assemble.manifest import MANIFEST_NAME
 from reflong.db import Build, BuildTask
 from reflong.db.audits import Audit, effective_band
 from reflong.db.citations import Citation
@@ -48,13 +49,24 @@ class ReleasedTask:
         return f"{self.config}#{self.task_index}"
 
 
-def release_build(session: Session, folder: Path, window: str) -> Build | None:
-    """The newest ``paper`` build of ``window`` written into ``folder``."""
-    return session.exec(
-        select(Build)
-        .where(Build.subset == "paper", Build.window == window, Build.out_dir == str(Path(folder).resolve()))
-        .order_by(Build.id.desc())
-    ).first()
+def release_build(
+    session: Session, folder: Path, window: str, manifest_sha256: str | None = None
+) -> Build | None:
+    """The ``paper`` build of ``window`` whose outputs are in ``folder``.
+
+    With ``manifest_sha256`` (the sha256 of the release's ``manifest.json``, which its
+    ``release.json`` keeps), the build is the one that wrote that very manifest, wherever the
+    folder was then: a release folder moved or copied elsewhere (the whole dataset renamed, a
+    backup restored) still finds its tasks, and a later build of the same window into the same
+    place is not mistaken for it. Without it (the release being finished now), the newest build
+    written into ``folder``."""
+    query = select(Build).where(Build.subset == "paper", Build.window == window).order_by(Build.id.desc())
+    if manifest_sha256 is None:
+        return session.exec(query.where(Build.out_dir == str(Path(folder).resolve()))).first()
+    for build in session.exec(query):
+        if json.loads(build.outputs_json or "{}").get(MANIFEST_NAME) == manifest_sha256:
+            return build
+    return None
 
 
 def released_tasks(session: Session, build_id: int) -> list[ReleasedTask]:
@@ -159,3 +171,38 @@ def pair_statuses(session: Session, pairs: Iterable[tuple[str, str]]) -> dict[tu
 def audit_through(session: Session) -> int:
     """The newest verdict's row id: verdicts after it are new to the next release's notes."""
     return int(session.exec(select(func.max(Audit.id))).one() or 0)
+
+
+def newer_texts(session: Session, earlier, states) -> dict:
+    """``NewText`` of the newest version of every document of ``earlier`` (releases' tasks) that
+    has a version newer than the one shown: parsed or not, and the decision on it per key asked.
+
+    Parsed means the store holds that version's reference list (status ok): only then can the
+    notes say whether its text would answer a task differently (``notes._recheck``)."""
+    from reflong.assemble.release.notes import NewText
+    from reflong.db.citations import ReferenceList
+
+    keys_of: dict[str, set[str]] = defaultdict(set)
+    for rel in earlier:
+        for task in rel.tasks:
+            for ref in task.documents:
+                arxiv_id, version = split_ref(ref)
+                now = states.get(arxiv_id)
+                if now is not None and not now.withdrawn and now.latest_version > version:
+                    keys_of[f"{arxiv_id}v{now.latest_version}"].add(task.key)
+    if not keys_of:
+        return {}
+    parsed: set[str] = set()
+    ids = sorted({split_ref(r)[0] for r in keys_of})
+    for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+        rows = session.exec(
+            select(ReferenceList.arxiv_id, ReferenceList.version).where(
+                ReferenceList.arxiv_id.in_(chunk), ReferenceList.status == "ok"
+            )
+        )
+        parsed.update(f"{a}v{v}" for a, v in rows)
+    statuses = pair_statuses(session, {(ref, key) for ref, keys in keys_of.items() for key in keys})
+    return {
+        ref: NewText(ref in parsed, {key: statuses[(ref, key)] for key in sorted(keys)})
+        for ref, keys in sorted(keys_of.items())
+    }

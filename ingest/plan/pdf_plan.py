@@ -84,9 +84,12 @@ class PlanSettings:
     max_pdfs: int | None = 3000
     seed: int = 0
     dry_run: bool = False
+    # --licenses (kind names): papers the build would drop for their licence are never planned,
+    # as keys, citers, controls, distractors or samples (``RolePapers``); None: every paper.
+    licenses: tuple[str, ...] | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "citation_index": self.citation_index,
             "keys": self.keys,
             "citers_per_key": self.citers_per_key,
@@ -95,6 +98,9 @@ class PlanSettings:
             "max_pdfs": self.max_pdfs,
             "seed": self.seed,
         }
+        if self.licenses is not None:  # only then: plans without the filter keep their bytes
+            out["licenses"] = list(self.licenses)
+        return out
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,24 @@ class Plan:
     local_catalog: str | None = None  # --source DIR: PDFs are copied, no request and no wait
     citers: CitersReport | None = None  # what the paged citers lists may lack (None: no index)
     index_notes: list[str] = field(default_factory=list)  # 429 waits, partial pages, merged works
+    licenses: tuple[str, ...] | None = None  # --licenses kept kinds (None: no filter)
+    licence_skipped: dict[str, int] = field(default_factory=dict)  # role -> papers --licenses leaves out
+    licence_unknown_api: int = 0  # window papers with no licence known, harvested through the arXiv API
+
+    @property
+    def skipped_by_licenses(self) -> int:
+        return sum(self.licence_skipped.values())
+
+    def licence_line(self) -> str | None:
+        """``licences: 41 skipped by --licenses (seed 9, pool 25, distractor 7); kept cc-by, ...``."""
+        if self.licenses is None:
+            return None
+        roles = ", ".join(f"{r} {n}" for r, n in self.licence_skipped.items() if n)
+        return (
+            f"  licences: {self.skipped_by_licenses} skipped by --licenses"
+            + (f" ({roles})" if roles else "")
+            + f"; kept {', '.join(self.licenses)}: no PDF of a paper the build would drop is planned"
+        )
 
     def by_role(self) -> dict[str, int]:
         counts = Counter(p.role for p in self.picks)
@@ -186,6 +210,14 @@ class Plan:
             out.append(f"  citers: {_citers_text(self.citers)}")
         if self.keys:
             out.append(f"  keys: {len(self.keys)} (by citation band {band_text})")
+        if licence := self.licence_line():
+            out.append(licence)
+        if self.licence_unknown_api:
+            out.append(
+                f"  licences: {self.licence_unknown_api} papers of the window: licence unknown (API route: "
+                "arXiv's API feed carries no licence; --metadata oai harvests arXivRaw, which does); "
+                "--licenses drops them and the card counts them as not republishable"
+            )
         out += [
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
             f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
@@ -231,6 +263,8 @@ class Plan:
             "citers_incomplete": self.citers.incomplete if self.citers else [],
             "citers_without_id": self.citers.without_id if self.citers else 0,
             "index_notes": list(self.index_notes),
+            **({"licence_unknown_api": self.licence_unknown_api} if self.licence_unknown_api else {}),
+            **({"licence_skipped": dict(self.licence_skipped)} if self.licenses is not None else {}),
         }
 
 
@@ -307,7 +341,7 @@ def make_plan(
 
     The window's papers are read from its stored roles, sampled in the store (``RolePapers``).
     ``local_catalog``: the PDFs come from that folder (``--source``), not over the network."""
-    by_role = {role: RolePapers(engine, window, role) for role in (SEED, POOL, DISTRACTOR)}
+    by_role = {role: RolePapers(engine, window, role, settings.licenses) for role in (SEED, POOL, DISTRACTOR)}
     index, described = open_index(engine, settings, timeout, retries)
     plan = Plan(
         window,
@@ -316,7 +350,11 @@ def make_plan(
         max_pdfs=settings.max_pdfs,
         local_catalog=str(local_catalog) if local_catalog else None,
     )
-    plan.metadata_papers = {r: len(m) for r, m in by_role.items()}
+    if settings.licenses is not None:
+        plan.licenses = settings.licenses
+        plan.licence_skipped = {r: m.skipped_by_licence() for r, m in by_role.items()}
+    plan.metadata_papers = {r: len(m) + plan.licence_skipped.get(r, 0) for r, m in by_role.items()}
+    plan.licence_unknown_api = sum(m.licence_unknown_via_api() for m in by_role.values())
     seed = settings.seed
     distractors = by_role[DISTRACTOR].sample(settings.distractors, seed, "distractors")
 

@@ -237,13 +237,20 @@ class RolePapers:
     (``selection.sample_positions``) and only the picked rows are read whole, so it equals
     ``seeded_sample`` / ``stratified_sample`` over the whole list, keyed by arXiv id (SQLite orders
     the ASCII ids as Python does). Iterating gives every paper as ``PaperMeta``, a page at a time.
+
+    ``licenses`` (the kind names of ``--licenses``; None: every paper) hides the papers whose
+    licence at the pinned version the build would drop (``assemble.paper.licensing`` applies the
+    same ``common.licenses.allowed`` rule to the same version's licence): the plan never fetches
+    a PDF the build will throw away, and samples fill their quota with papers it keeps.
     """
 
-    def __init__(self, engine: Engine, window: str, role: str) -> None:
+    def __init__(self, engine: Engine, window: str, role: str, licenses: Iterable[str] | None = None) -> None:
         self.engine, self.window, self.role = engine, window, role
+        self.licenses = None if licenses is None else tuple(sorted(set(licenses)))
         self._count: int | None = None
+        self._kept_urls: list[str] | None = None
 
-    def _select(self, *columns) -> sa.Select:
+    def _base(self, *columns) -> sa.Select:
         joined = _ROLE.join(
             _PAPER, (_PAPER.c.arxiv_id == _ROLE.c.arxiv_id) & (_PAPER.c.version == _ROLE.c.version)
         )
@@ -252,6 +259,45 @@ class RolePapers:
             .select_from(joined)
             .where(_ROLE.c.window == self.window, _ROLE.c.role == self.role)
         )
+
+    def _select(self, *columns) -> sa.Select:
+        stmt = self._base(*columns)
+        if self.licenses is None:
+            return stmt
+        return stmt.where(_PAPER.c.license.in_(self.kept_urls()))
+
+    def kept_urls(self) -> list[str]:
+        """The licence URLs of this role that ``licenses`` keeps (a handful: one query, decided
+        here by the same rule as the build's, so SQL needs no copy of the URL patterns)."""
+        from reflong.common.licenses import allowed
+
+        if self._kept_urls is None:
+            with self.engine.connect() as conn:
+                urls = conn.scalars(self._base(_PAPER.c.license).distinct()).all()
+            self._kept_urls = sorted(u for u in urls if u and allowed(u, self.licenses))
+        return self._kept_urls
+
+    def licence_unknown_via_api(self) -> int:
+        """Papers of this role with no licence known whose record came through the arXiv API
+        (``arxiv_record.via``): its Atom feed has no licence element (arXiv's API user manual,
+        "Details of Atom Results Returned": the arxiv: extensions are primary_category, comment,
+        affiliation, journal_ref and doi), so only an OAI-PMH harvest (arXivRaw) can give one."""
+        record = ArxivRecordRow.__table__
+        stmt = (
+            self._base(sa.func.count())
+            .join(record, record.c.arxiv_id == _ROLE.c.arxiv_id)
+            .where(_PAPER.c.license.is_(None), record.c.via == "api")
+        )
+        with self.engine.connect() as conn:
+            return conn.execute(stmt).scalar_one()
+
+    def skipped_by_licence(self) -> int:
+        """Papers of this role that ``licenses`` leaves out (0 without ``licenses``)."""
+        if self.licenses is None:
+            return 0
+        with self.engine.connect() as conn:
+            everyone = conn.execute(self._base(sa.func.count())).scalar_one()
+        return everyone - len(self)
 
     def _stream(self, *columns) -> Iterator[sa.Row]:
         """Rows of ``columns`` in id order, fetched ``BATCH`` at a time from one cursor."""

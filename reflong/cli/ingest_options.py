@@ -336,4 +336,5 @@ def plan_settings(opts: dict) -> PlanSettings:
             if opts.get(option.key) is not None
         },
         dry_run=bool(opts.get("dry_run")),
+        licenses=tuple(opts["licenses"]) if opts.get("licenses") is not None else None,
     )

@@ -232,11 +232,12 @@ def paper(**opts) -> None:
     click.echo(result.line())
 
 
-def run_paper(opts: dict, on_plan: Callable | None = None):
+def run_paper(opts: dict, on_plan: Callable | None = None, on_harvest: Callable | None = None):
     """The ``paper`` command's work on its parsed options: stages (unless ``reuse_db``), then the
     assembly. Returns the build's result, or None after ``--dry-run``'s plan.
 
-    ``on_plan`` gets the ingest's plan right after it is printed (``refresh`` adds its own line).
+    ``on_plan`` gets the ingest's plan right after it is printed (``refresh`` adds its own line);
+    ``on_harvest`` runs after the metadata harvest, before the plan (``refresh``'s data check).
     Shared with ``refresh`` so both build a window the same way from the same options."""
     from reflong.assemble.paper.stage import run_paper_build
     from reflong.db.engine import open_store
@@ -260,7 +261,7 @@ def run_paper(opts: dict, on_plan: Callable | None = None):
         parse_month(opts["since"]), opts["seed_months"], opts["pool_months"], opts["distractor_months"]
     ).label
     engine = open_store(opts["db_path"])
-    if not opts["reuse_db"] and _run_stages(engine, opts, window, on_plan):
+    if not opts["reuse_db"] and _run_stages(engine, opts, window, on_plan, on_harvest):
         return None  # --dry-run: the plan is printed, nothing was downloaded
     seed_ids = None
     if opts["seeds_file"]:
@@ -298,7 +299,9 @@ def run_paper(opts: dict, on_plan: Callable | None = None):
     return result
 
 
-def _run_stages(engine, opts: dict, window: str, on_plan: Callable | None = None) -> bool:
+def _run_stages(
+    engine, opts: dict, window: str, on_plan: Callable | None = None, on_harvest: Callable | None = None
+) -> bool:
     """Ingest, parse, cite and resolve; each resumes and prints its one-line summary.
 
     Returns True when the run stops after the plan (``--dry-run``)."""
@@ -320,6 +323,7 @@ def _run_stages(engine, opts: dict, window: str, on_plan: Callable | None = None
         settings,
         progress=tqdm_progress,
         plan_callback=lambda plan: _show_plan(plan, on_plan),
+        harvest_callback=on_harvest,
     )
     if settings.plan.dry_run:
         click.echo("dry run: nothing downloaded; rerun without --dry-run to fetch the planned PDFs")

@@ -6,9 +6,15 @@ Every option of ``paper`` is accepted and means the same; the store's incrementa
 cached index answers and PDFs, parsed texts, resolved edges and verdicts are reused as any rerun
 reuses them, so a refresh asks only for what the new window adds.
 
+Settings are carried between releases (``release_options``): an option not given is the previous
+release's (its ``release.json``), a given one wins and is recorded for the next; a line before the
+plan says which came from where.
+
 Exit codes (for cron): 0 a release built (or its plan printed with ``--dry-run``); 1 an error, said
 in one line on stderr (a rerun resumes; the work done is kept); 2 a usage error; 3 nothing to build
-yet (the window's citing papers are still being published); 130 interrupted.
+yet: the window's citing pool is not over by the calendar (no request made), or the store's data,
+after this run's incremental harvest, does not reach the pool's last month yet (``ingest.plan.
+horizon``: a source that is behind, a world of the past; the harvest is kept); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -26,6 +32,11 @@ NOT_YET_EXIT = 3
 _OWN = {"since", "out_dir", "reuse_db", "db_path", "wait_lock"}
 
 
+class NotYet(Exception):
+    """The store's data does not reach the window's pool yet (raised after the metadata harvest,
+    before the plan asks the index anything; ``refresh`` exits 3 with its message)."""
+
+
 def plan_line(label: str, plan) -> str:
     """What the refresh will ask for and how long that takes at arXiv's rule (and the index's rate)."""
     index_made = sum(plan.index_requests.values())
@@ -33,10 +44,30 @@ def plan_line(label: str, plan) -> str:
         plan.hours_at_rules() + plan.metadata_requests * (0.0 if plan.local_catalog else ARXIV_RULE_S) / 3600
     )
     total = plan.metadata_requests + index_made + plan.to_fetch
-    return (
+    line = (
         f"refresh plan for release {label}: {total} requests (metadata {plan.metadata_requests}, "
         f"index {index_made} (estimated {plan.index_estimate}), PDFs {plan.to_fetch} to fetch of "
         f"{len(plan.picks)}, {plan.cached_pdfs} cached) = {hours:.2f} h at arXiv's 3 s rule and the index's rate"
+    )  # bench/refresh.py parses this much: only append after it
+    if plan.licenses is not None:
+        line += f"; {plan.skipped_by_licenses} skipped by --licenses"
+    return line
+
+
+def check_data_reaches(engine, label: str, windows, pool_months: int) -> None:
+    """Raise ``NotYet`` when the store's data (after this run's harvest) does not reach the last
+    month of ``label``'s citing pool (``ingest.plan.horizon``)."""
+    from reflong.ingest.plan.horizon import data_through, last_pool_month, newest_buildable, reaches
+
+    through = data_through(engine)
+    if through is None or reaches(through, windows.since, windows.seed_months, pool_months):
+        return  # no data at all is the ingest's own error (nothing usable), said after the plan
+    last = last_pool_month(windows.since, windows.seed_months, pool_months)
+    newest = newest_buildable(through, windows.seed_months, pool_months)
+    raise NotYet(
+        f"release {label}: not yet: the store's data reaches {through:%Y-%m-%d} (its newest datestamp) "
+        f"but the citing pool runs through {last:%Y-%m} (--pool-months {pool_months}); the newest window "
+        f"it can build is {newest:%Y-%m}; nothing built, the harvest is kept: rerun when the source has more"
     )
 
 
@@ -77,21 +108,47 @@ def refresh(**opts) -> None:
     one config per setting, a `release` column). A rerun resumes; rerunning a finished release's
     --since rebuilds it from the store only, byte-identical.
 
+    Settings carry over: an option not given (--lengths, --tasks, --keys, --licenses, --key-form,
+    --seed, the window's months, ...) is the previous release's, read from its release.json; one
+    given wins and is recorded for the releases after it. A line before the plan says which came
+    from where. With --licenses, papers the build would drop are neither planned nor fetched.
+
     \b
     Exit codes: 0 built (or planned), 1 error (one line; rerun resumes), 2 usage,
-    3 nothing to build yet (the window's citing papers are still being published), 130 interrupted.
+    3 nothing to build yet: the window's citing pool is not over by the calendar, or the store's
+    data (after this run's harvest) does not reach its last month yet; 130 interrupted.
     """
-    from reflong.assemble.release.layout import next_label, read_release_manifest
+    from reflong.assemble.release.layout import next_label, previous_release, read_release_manifest
     from reflong.assemble.release.publish import publish_release
+    from reflong.cli.release_options import carry, options_json, recorded_options
     from reflong.db.engine import open_store
     from reflong.ingest.plan.windows import BuildWindows, add_months, parse_month
 
+    ctx = click.get_current_context()
     root = Path(opts.pop("releases_dir"))
     label = opts["since"] or next_label(root)
     if label is None:
         raise click.UsageError(
             f"{root} holds no release yet: give --since YYYY-MM for the first one (e.g. --since 2024-03)"
         )
+    folder = root / label
+    own = read_release_manifest(folder)
+    prev = None if own is not None else previous_release(root, label)
+    source = (label, own) if own is not None else (prev.label, prev.manifest) if prev else None
+    given = {
+        name
+        for name in opts
+        if ctx.get_parameter_source(name)
+        not in (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
+    }
+    defaults = {name: value for name, value in opts.items() if name not in given}
+    origin = carry(
+        opts,
+        recorded_options(source[1]) if source else {},
+        given,
+        defaults,
+        f"release {source[0]}" if source else None,
+    )
     windows = BuildWindows(
         parse_month(label), opts["seed_months"], opts["pool_months"], opts["distractor_months"]
     )
@@ -102,10 +159,10 @@ def refresh(**opts) -> None:
             f"(--pool-months {opts['pool_months']}); nothing built, rerun after that day",
             err=True,
         )
-        click.get_current_context().exit(NOT_YET_EXIT)
-    folder = root / label
-    finished = read_release_manifest(folder) is not None
+        ctx.exit(NOT_YET_EXIT)
+    finished = own is not None
     if finished:
+        click.echo(origin.line(label))
         click.echo(
             f"release {label} is finished in {folder}: rebuilding it from the store alone (no request)",
             err=True,
@@ -113,12 +170,27 @@ def refresh(**opts) -> None:
         if opts["dry_run"]:
             click.echo(f"refresh plan for release {label}: 0 requests (finished; rebuilt from the store)")
             return
+    options = options_json(opts)
     opts.update(since=label, out_dir=str(folder), reuse_db=finished)
-    result = run_paper(opts, on_plan=lambda plan: click.echo(plan_line(label, plan)))
+    engine = open_store(opts["db_path"])
+
+    def on_plan(plan) -> None:
+        click.echo(origin.line(label))  # beside the plan: errors before it stay one line (cron)
+        click.echo(plan_line(label, plan))
+
+    try:
+        result = run_paper(
+            opts,
+            on_plan=on_plan,
+            on_harvest=lambda: check_data_reaches(engine, label, windows, opts["pool_months"]),
+        )
+    except NotYet as exc:
+        click.echo(str(exc), err=True)
+        ctx.exit(NOT_YET_EXIT)
     if result is None:
         return  # --dry-run: the plan is printed, nothing downloaded
     click.echo(result.line())
-    published = publish_release(open_store(opts["db_path"]), root, label, windows.label)
+    published = publish_release(engine, root, label, windows.label, options)
     click.echo(published.line())
 
 

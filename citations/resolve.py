@@ -30,7 +30,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate, chain, pairwise
 
@@ -681,9 +681,13 @@ class SeedIndex:
             start,
         )
 
-    def resolve(self, entry: ParsedEntry | str) -> list[Match]:
+    def resolve(self, entry: ParsedEntry | str, exclude: Collection[str] = ()) -> list[Match]:
         """Every candidate seed of one reference that scored at least ``keep`` (or was named by id),
-        best first. At most one ``accept`` per reference: a second one is demoted to review."""
+        best first. At most one ``accept`` per reference: a second one is demoted to review.
+
+        ``exclude``: seed ids never to match, before ranking (a paper's own id when its list is
+        resolved: one index then serves every list, where an index without the paper's own seed
+        cost one build, and its memory, per list)."""
         if isinstance(entry, str):
             # Ids are all the resolver needs up front; the full parse runs only on an id match.
             arxiv_id, version = find_arxiv_id(entry)
@@ -694,6 +698,8 @@ class SeedIndex:
             ref.wordset = ref.wordset.union(split)
         out = []
         for seed_i, method in self.candidates(ref).items():
+            if exclude and self.seeds[seed_i].info.arxiv_id in exclude:
+                continue
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)

@@ -186,3 +186,56 @@ def test_recite_with_a_new_parse_drops_edges_whose_evidence_changed(tmp_path):
         assert [(c.seed_arxiv_id, c.ref_order) for c in s.exec(select(Citation))] == []
     run_resolve(engine)
     assert accepted(engine) == {"2307.09288": 1}
+
+
+def test_lists_whose_papers_are_seeds_share_one_index_and_never_cite_themselves(tmp_path, monkeypatch):
+    """A refresh resolves lists of papers that are seeds of a later window. Keyed by 'every seed
+    but the paper itself', resolve built one index per such list: 1,700 indexes of 7,000 seeds,
+    12 GB, in a scale-1 refresh. Now one index per watermark serves them all, and a paper's own
+    seed is excluded at match time: its own title in its list (an earlier version) is no edge."""
+    import reflong.citations.resolve_stage as stage
+
+    engine = make_store(tmp_path / "s.db")
+    own = "Sparse attention for long documents"
+    with Session(engine) as s:
+        for n in range(2, 7):
+            pid = f"2405.0000{n}"
+            text = REFS + f"\n[5] A. Author. {own} {n}. 2024."
+            sha = hashlib.sha256(text.encode()).hexdigest()
+            s.add(
+                Paper(
+                    arxiv_id=pid,
+                    version=1,
+                    title=f"{own} {n}",
+                    pdf_sha256=sha,
+                    status="downloaded",
+                    authors_json=json.dumps(["A. Author"]),
+                    first_published="2024-05-02",
+                )
+            )
+            s.add(ParsedDoc(pdf_sha256=sha, parser_version="t", references_text=text, has_references=True))
+            s.add(PaperRole(window="2024-05:s6", arxiv_id=pid, role="seed", version=1))
+        s.commit()
+    built = []
+
+    class CountingIndex(stage.SeedIndex):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            built.append(len(self))
+
+    monkeypatch.setattr(stage, "SeedIndex", CountingIndex)
+    assert run_cite(engine).cited == 6
+    report = run_resolve(engine)
+    assert report.seeds == 7 and report.lists_resolved == 6
+    assert built == [7]  # one index for the six lists (five of them seeds), not one per seed-list
+    with Session(engine) as s:
+        edges = s.exec(select(Citation).where(Citation.band == "accept")).all()
+    by_paper: dict[str, set[str]] = {}
+    for c in edges:
+        by_paper.setdefault(c.citing_arxiv_id, set()).add(c.seed_arxiv_id)
+    assert all(pid not in seeds for pid, seeds in by_paper.items())  # nobody cites itself
+    # each list cites LLaMA and Llama 2; a seed-paper's entry [5] names its own title, so it is no
+    # edge for itself but an accepted citation of the one seed it names ("... 3" in 2405.00003's
+    # list is the title of 2405.00003 only, which is excluded there)
+    assert by_paper["2405.00001"] == {"2302.13971", "2307.09288"}
+    assert by_paper["2405.00002"] == {"2302.13971", "2307.09288"}

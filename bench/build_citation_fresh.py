@@ -26,6 +26,7 @@ import argparse
 import gzip
 import json
 import re
+import subprocess
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -349,8 +350,12 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"build_citation_fresh: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # git show failing: a wrong directory or a missing commit
-        print(f"build_citation_fresh: cannot read the snapshot ({exc})", file=sys.stderr)
+    except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
+        print(
+            f"build_citation_fresh: cannot read {LINKEDBOOKS_COMMIT[:12]} in {args.linkedbooks} "
+            f"(git exit {exc.returncode})",
+            file=sys.stderr,
+        )
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:

@@ -1,7 +1,11 @@
 """Resolver vs the naive baseline on real reference strings of many citation styles.
 
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
-                                   [--no-naive] [--misses FILE]
+                                   [--no-naive] [--no-ours] [--misses FILE]
+
+The fresh held-out set (tests/data/real/citation_fresh, another source, never tuned on; see its
+SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``; ``--no-ours``
+scores the naive baseline only, to check a set's conversion without looking at the resolver.
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
 held out) and for the corpus labels (../shared/corpus/labels, when present), precision, recall
@@ -54,6 +58,7 @@ from reflong.citations.resolve import SeedTitle
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
+SPLITS = ("dev", "test", "fresh")  # fresh: the held-out set of tests/data/real/citation_fresh
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -258,11 +263,15 @@ def evaluate(
     with_naive: bool = True,
     name: str = "",
     audit: list[dict] | None = None,
+    with_ours: bool = True,
 ) -> dict:
     """Both systems on one set of entries, with the set's counts (and, in ``_misses``, the
-    entries either got wrong); with ``audit`` rows, the same decisions scored as audited too."""
+    entries either got wrong); with ``audit`` rows, the same decisions scored as audited too.
+    Without ``with_ours`` the resolver is not run (its figures are null, no misses listed), so a
+    held-out set's conversion can be checked with the baseline alone."""
     t0 = time.perf_counter()
-    decisions = ours(seeds, entries)
+    decisions = ours(seeds, entries) if with_ours else None
+    mine_all = accepted(decisions) if decisions is not None else None
     t1 = time.perf_counter()
     base = naive(seeds, entries) if with_naive else None
     t2 = time.perf_counter()
@@ -271,7 +280,11 @@ def evaluate(
         rows = {r["id"]: r for r in audit}
         kept = apply_audit(entries, audit)
         keep = {e["id"] for e in kept}
-        mine = [p for e, p in zip(entries, accepted(decisions), strict=True) if e["id"] in keep]
+        mine = (
+            [p for e, p in zip(entries, mine_all, strict=True) if e["id"] in keep]
+            if mine_all is not None
+            else None
+        )
         theirs = (
             [p for e, p in zip(entries, base, strict=True) if e["id"] in keep] if base is not None else None
         )
@@ -281,7 +294,7 @@ def evaluate(
             "gold_pairs": sum(e["gold"] is not None for e in kept),
             "left_out": sum(r["field"] == "scored" for r in here),
             "regolded": sum(r["field"] == "gold" for r in here),
-            "ours": score(kept, mine),
+            "ours": score(kept, mine) if mine is not None else None,
             "naive": score(kept, theirs) if theirs is not None else None,
         }
     else:
@@ -291,12 +304,15 @@ def evaluate(
         "gold_pairs": sum(e["gold"] is not None for e in entries),
         "seeds": len(seeds),
         "styles": dict(sorted(Counter(e["style"] for e in entries).items())),
-        "ours": score(entries, accepted(decisions)),
+        "ours": score(entries, mine_all) if mine_all is not None else None,
         "naive": score(entries, base) if base is not None else None,
         "labels": "ours/naive: as labelled; audited: the same decisions after audit.jsonl",
         "audited": audited,
-        "seconds": {"ours": round(t1 - t0, 1), "naive": round(t2 - t1, 1) if with_naive else None},
-        "_misses": misses(name, seeds, entries, decisions, base, rows),
+        "seconds": {
+            "ours": round(t1 - t0, 1) if with_ours else None,
+            "naive": round(t2 - t1, 1) if with_naive else None,
+        },
+        "_misses": misses(name, seeds, entries, decisions, base, rows) if decisions is not None else [],
     }
 
 
@@ -304,9 +320,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DATA, help="the multi-style set (default: %(default)s)")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="../shared/corpus; skipped when absent")
-    ap.add_argument("--splits", default="dev,test", help="comma-separated: dev, test (default: %(default)s)")
+    ap.add_argument(
+        "--splits",
+        default="dev,test",
+        help="comma-separated: dev, test, or fresh for tests/data/real/citation_fresh (default: %(default)s)",
+    )
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
     ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")
+    ap.add_argument(
+        "--no-ours",
+        action="store_true",
+        help="skip our resolver (its figures are null): check a held-out set with the baseline only",
+    )
     ap.add_argument(
         "--misses",
         type=Path,
@@ -317,16 +342,23 @@ def main(argv: list[str] | None = None) -> int:
     wrong: list[dict] = []
     result: dict = {"set": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data)}
     for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
-        if split not in ("dev", "test"):
-            print(f"--splits: unknown split {split!r} (dev, test)", file=sys.stderr)
+        if split not in SPLITS:
+            print(f"--splits: unknown split {split!r} ({', '.join(SPLITS)})", file=sys.stderr)
+            return 2
+        if not (args.data / f"seeds.{split}.jsonl").is_file():
+            print(f"--splits: {args.data} has no {split} split (seeds.{split}.jsonl)", file=sys.stderr)
             return 2
         seeds, entries = load_set(args.data, split, args.limit)
         print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr)
-        result[split] = evaluate(seeds, entries, not args.no_naive, split, load_audit(args.data))
+        result[split] = evaluate(
+            seeds, entries, not args.no_naive, split, load_audit(args.data), not args.no_ours
+        )
         wrong += result[split].pop("_misses")
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)
-        result["corpus_labels"] = evaluate(seeds, entries, not args.no_naive, "corpus_labels")
+        result["corpus_labels"] = evaluate(
+            seeds, entries, not args.no_naive, "corpus_labels", with_ours=not args.no_ours
+        )
         wrong += result["corpus_labels"].pop("_misses")
     else:
         result["corpus_labels"] = None

@@ -1,0 +1,396 @@
+"""Build tests/data/real/citation_fresh/: a FRESH held-out set of real, labelled reference strings.
+
+    python bench/build_citation_fresh.py --linkedbooks DIR [--out DIR]
+
+DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
+(as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
+pinned below, so the same snapshot gives byte-identical output.
+
+Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
+test split has been looked at more than once, so its figures are no longer a held-out measure.
+This set comes from another source (LinkedBooks: bibliographies of Italian, English, French and
+German humanities books and journals on the history of Venice, annotated by hand for the
+LinkedBooks project's reference parser), is built by rules only (the mechanical part of the label
+audit, citation_styles_audit.py, and NO hand errata: nobody reads system outputs on it) and keeps
+the citation_styles format, so bench/resolve_styles.py scores it with ``--splits fresh``.
+
+What is written (format: SOURCES.md there):
+- ``seeds.fresh.jsonl``: one seed per cited work, a quarter of the works held out as non-seeds;
+- ``entries.fresh.jsonl.gz``: the raw strings with style, source, gold seed (or null);
+- ``audit.jsonl``: the audit rules' rows (venue as title, titles run together, cut titles).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from build_citation_styles import (
+    _FULL_NAME,
+    HOLD_OUT,
+    _digest,
+    _pick,
+    _work_key,
+    clean_title,
+    first_surname,
+    git_show,
+    year_of,
+)
+from citation_styles_audit import audit_rows, rule_category, venue_designation
+
+from reflong.citations.normalize import norm
+
+LINKEDBOOKS_COMMIT = "9411db4e918baffa361895c50ae9ce2046fafc3c"
+# LinkedBooks' own validation and test files (its 22 MB training file is left out to keep the set
+# small; none of the three is a subset of another).
+LINKEDBOOKS_FILES = ("dataset/clean_valid.txt", "dataset/clean_test.txt")
+STYLES_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles"
+BLOCK = 25  # entries per pseudo-document (the files have no document boundaries)
+SPLIT = "fresh"
+
+# Tokens printed without a space before them / after them (LinkedBooks stores tokens only).
+_NO_SPACE_BEFORE = re.compile(r"^[.,;:!?)\]}»”’%]+[.,;:!?)\]}»”’\"]*$|^['\"]$")
+_NO_SPACE_AFTER = re.compile(r"^[(\[{«“‘]+$")
+_OPEN_QUOTE = ("“", "‘", '"', "'")
+_CLOSE_QUOTE = re.compile(r"[”’\"']")
+_INITIAL = re.compile(r"^[A-Z][a-z]?$")
+_OPEN = ("«", "“", "‘", '"', "(")
+_IN_WORD = re.compile(r"(?i)^(?:in|dans|en|im):?$")
+_EDITED_BY = re.compile(r"(?i)^\(?\s*(?:a\s+cura\s+di|ed\.|eds\.|edited\s+by|hrsg\.?\s*v\.|hg\.\s*v\.)\s*")
+
+
+@dataclass
+class Token:
+    text: str
+    field: str  # LinkedBooks' task-1 tag: author, title, year, conjunction, ...
+
+
+def detokenise(tokens: list[str]) -> str:
+    """The printed string from LinkedBooks' tokens: no space before closing punctuation or after
+    an opening bracket or quote, hyphens and apostrophes joined to both neighbours."""
+    out = ""
+    glue = True
+    for tok in tokens:
+        if not out or glue or _NO_SPACE_BEFORE.match(tok) or tok in ("-", "’", "'"):
+            out += tok
+        else:
+            out += " " + tok
+        glue = bool(_NO_SPACE_AFTER.match(tok)) or tok in ("-", "’", "'")
+    return out.strip()
+
+
+def read_references(text: str) -> list[list[Token]]:
+    """LinkedBooks' CoNLL file (CR line ends): ``token task1 task2 task3``; a reference runs from
+    task-3 ``b-r`` to ``e-r``."""
+    refs: list[list[Token]] = []
+    cur: list[Token] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        parts = line.split(" ")
+        if len(parts) != 4 or parts[0] == "-DOCSTART-":
+            continue
+        tok, field, _, bound = parts
+        if bound == "b-r":
+            cur = []
+        cur.append(Token(tok, field))
+        if bound == "e-r":
+            refs.append(cur)
+            cur = []
+    return refs
+
+
+def _runs(tokens: list[Token], field: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of consecutive tokens of one field."""
+    out: list[tuple[int, int]] = []
+    for i, t in enumerate(tokens):
+        if t.field == field:
+            if out and out[-1][1] == i:
+                out[-1] = (out[-1][0], i + 1)
+            else:
+                out.append((i, i + 1))
+    return out
+
+
+def title_of(tokens: list[Token]) -> tuple[str, int]:
+    """The cited work's title and how many separate title fields the annotation has.
+
+    LinkedBooks tags the journal or volume as ``title`` too: after ``in`` (a ``conjunction``
+    token), in guillemets right after the title ("..., « Recercare », X"), or after the closing
+    quote of a quoted article title ("“Contemporary Satire ...” Publications of the MLA"). The
+    work's title is the first title run up to such a part; a second title run not introduced by
+    ``in`` counts as a second title field (the audit's ``titles_run_together``)."""
+    runs = _runs(tokens, "title")
+    if not runs:
+        return "", 0
+    start, end = runs[0]
+    words = [t.text for t in tokens[start:end]]
+    if words[0] in _OPEN_QUOTE:
+        for j in range(1, len(words)):
+            if _CLOSE_QUOTE.search(words[j]):
+                words = words[: j + 1]
+                break
+    elif "«" in words[1:]:
+        words = words[: words.index("«", 1)]
+    fields = 1 + sum(not _introduced(tokens, s) for s, _ in runs[1:])
+    return clean_title(detokenise(words)), fields
+
+
+def _introduced(tokens: list[Token], start: int) -> bool:
+    """Whether the title run at ``start`` is a container: the last word before it, its
+    editor's name skipped ("In Gaspar Contareno, The Commonwealth ..."), is "in" (tagged
+    ``conjunction``, sometimes left untagged ``o``)."""
+    before = [
+        t
+        for t in tokens[:start]
+        if not _NO_SPACE_BEFORE.match(t.text) and t.text not in _OPEN and t.field != "author"
+    ]
+    return bool(before) and (before[-1].field == "conjunction" or _IN_WORD.match(before[-1].text) is not None)
+
+
+def edited_volumes(tokens: list[Token]) -> list[tuple[str, str]]:
+    """(volume title, editor surname) of each container the entry prints with its editor:
+    "in <title run>, a cura di G. Cavallo" / "In <title run>, ed. Lauro Martines"."""
+    out = []
+    for s, e in _runs(tokens, "title")[1:]:
+        if not _introduced(tokens, s):
+            continue
+        after = []
+        for t in tokens[e:]:
+            if t.field != "author":
+                break
+            after.append(t.text)
+        text = detokenise(after)
+        m = _EDITED_BY.match(text)
+        if not m or text[m.end() :].lower().startswith("dello stesso"):
+            continue
+        editor = first_surname(text[m.end() :])
+        title = clean_title(detokenise([t.text for t in tokens[s:e]]))
+        if editor and title:
+            out.append((title, editor))
+    return out
+
+
+def style_of(tokens: list[Token]) -> str:
+    """The author style, from the shape of the first author as printed (first match wins):
+    ``title_first`` (no author before the title), ``initials_first`` ("C. Agnoletti"),
+    ``surname_comma_given`` ("Moore, Andrew.": Chicago / MLA), ``surname_initials`` ("Ackerman
+    J. S.,", "Albasini C.,"), ``given_surname`` ("Patrizio Barbieri,"), else ``other``."""
+    first_title = next((i for i, t in enumerate(tokens) if t.field == "title"), len(tokens))
+    author = [t.text for t in tokens[:first_title] if t.field == "author"]
+    if not author:
+        return "title_first"
+    text = detokenise(author)
+    words = [w for w in author if w not in (".", ",", "-", ";")]
+    if _INITIAL.match(words[0]) and len(words) > 1:
+        return "initials_first"
+    if _FULL_NAME.match(text):
+        return "surname_comma_given"
+    if len(words) > 1 and _INITIAL.match(words[1]):
+        return "surname_initials"
+    if len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper():
+        return "given_surname"
+    return "other"
+
+
+def styles_titles(data: Path) -> set[str]:
+    """Normalised titles of tests/data/real/citation_styles (entries and seeds): works already
+    seen there are left out of the fresh set."""
+    seen: set[str] = set()
+    for path in sorted(data.glob("entries.*.jsonl.gz")):
+        for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines():
+            seen.add(norm(json.loads(line)["title"]))
+    for path in sorted(data.glob("seeds.*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            seen.add(norm(json.loads(line)["title"]))
+    seen.discard("")
+    return seen
+
+
+def build(repo: Path, seen: set[str]) -> tuple[list[dict], list[dict], list[dict], dict]:
+    """Seeds, entries (with ``_rule``), audit rows and the conversion counts."""
+    counts: Counter = Counter()
+    items: list[dict] = []
+    raws: set[str] = set()
+    for path in LINKEDBOOKS_FILES:
+        name = path.rsplit("/", 1)[-1]
+        for tokens in read_references(git_show(repo, LINKEDBOOKS_COMMIT, path).decode("utf-8")):
+            counts["references"] += 1
+            raw = detokenise([t.text for t in tokens])
+            title, fields = title_of(tokens)
+            if len(norm(title).split()) < 2:
+                counts["no_title"] += 1  # archival sources, untitled or one-word titles
+                continue
+            if raw in raws:
+                counts["duplicate_raw"] += 1
+                continue
+            raws.add(raw)
+            author = detokenise([t.text for t in tokens if t.field == "author"])
+            year = year_of(" ".join(t.text for t in tokens if t.field in ("year", "date")), raw)
+            n = sum(1 for it in items if it["file"] == name)
+            items.append(
+                {
+                    "file": name,
+                    "citing": f"linkedbooks:{name}#{n // BLOCK:03d}",
+                    "raw": raw,
+                    "title": title,
+                    "fields": fields,
+                    "surname": first_surname(author),
+                    "year": year,
+                    "style": style_of(tokens),
+                    "volumes": edited_volumes(tokens),
+                }
+            )
+    works: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        works[_work_key(it["title"])].append(it)
+    seeds: list[dict] = []
+    entries: list[dict] = []
+    n = 0
+    for key in sorted(works):
+        group = works[key]
+        title = _pick(Counter(g["title"] for g in group))
+        if any(norm(g["title"]) in seen for g in group):
+            counts["seen_in_citation_styles"] += len(group)
+            continue
+        rule = rule_category(title, max(g["fields"] for g in group if g["title"] == title))
+        n += 1
+        sid = f"w{n:05d}"
+        cited = _digest(key) % HOLD_OUT != 0
+        if cited:
+            surname = _pick(Counter(g["surname"] for g in group if g["surname"]) or Counter({"": 1}))
+            years = Counter(g["year"] for g in group if g["year"])
+            year = sorted(years.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if years else None
+            seeds.append(
+                {
+                    "arxiv_id": sid,
+                    "title": title,
+                    "published": f"{year}-01-01" if year else None,
+                    "first_author": surname or None,
+                    "source": "linkedbooks",
+                    "cited": True,
+                }
+            )
+        for g in group:
+            entries.append(
+                {
+                    "id": "",
+                    "citing": g["citing"],
+                    "raw": g["raw"],
+                    "style": g["style"],
+                    "source": "linkedbooks",
+                    "split": SPLIT,
+                    "gold": sid if cited else None,
+                    "title": g["title"],
+                    "_rule": rule,
+                }
+            )
+    # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
+    # to the volume it appeared in.
+    work_titles = {norm(g["title"]) for group in works.values() for g in group}
+    forms: dict[str, Counter] = defaultdict(Counter)
+    editors: dict[str, Counter] = defaultdict(Counter)
+    years: dict[str, Counter] = defaultdict(Counter)
+    kept = {e["raw"] for e in entries}
+    for it in items:
+        for title, editor in it["volumes"] if it["raw"] in kept else ():
+            key = norm(title)
+            if (
+                len(key.split()) >= 3
+                and key not in work_titles
+                and key not in seen
+                and not venue_designation(title)
+            ):
+                forms[key][title] += 1
+                editors[key][editor] += 1
+                years[key][it["year"] or 0] += 1
+    for i, key in enumerate(sorted(forms), start=1):
+        year = sorted(years[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        seeds.append(
+            {
+                "arxiv_id": f"c{i:05d}",
+                "title": _pick(forms[key]),
+                "published": f"{year}-01-01" if year else None,
+                "first_author": _pick(editors[key]),
+                "source": "container",
+                "cited": False,
+            }
+        )
+    entries.sort(key=lambda e: (e["citing"], e["raw"]))
+    for i, e in enumerate(entries, start=1):
+        e["id"] = f"f{i:05d}"
+    rule_of = {e["id"]: e.pop("_rule") for e in entries}
+    rows = audit_rows(
+        entries, {k: v for k, v in rule_of.items() if v}, [], {SPLIT: {s["arxiv_id"] for s in seeds}}
+    )
+    return seeds, entries, rows, dict(counts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--linkedbooks",
+        type=Path,
+        required=True,
+        help="git dir of dhlab-epfl/LinkedBooksDeepReferenceParsing",
+    )
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_fresh",
+    )
+    args = ap.parse_args(argv)
+    try:
+        seeds, entries, rows, counts = build(args.linkedbooks, styles_titles(STYLES_SET))
+    except (OSError, ValueError) as exc:
+        print(f"build_citation_fresh: {exc}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
+        print(
+            f"build_citation_fresh: cannot read {LINKEDBOOKS_COMMIT[:12]} in {args.linkedbooks} "
+            f"(git exit {exc.returncode})",
+            file=sys.stderr,
+        )
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    with open(args.out / f"seeds.{SPLIT}.jsonl", "w", encoding="utf-8") as fh:
+        for seed in seeds:
+            fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
+    # gzip with no name or time in its header: the same bytes on every rebuild
+    with (
+        open(args.out / f"entries.{SPLIT}.jsonl.gz", "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
+    ):
+        for e in entries:
+            gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+    by_style: dict[str, Counter] = defaultdict(Counter)
+    for e in entries:
+        for key in (e["style"], "overall"):
+            by_style[key]["entries"] += 1
+            by_style[key]["gold_pairs"] += e["gold"] is not None
+    print(
+        json.dumps(
+            {
+                "conversion": counts,
+                "entries": len(entries),
+                "seeds": len(seeds),
+                "works": len({e["title"] for e in entries}),
+                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
+                "audit": dict(Counter(r["category"] for r in rows)),
+            }
+        ),
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -210,3 +210,26 @@ def test_the_final_text_check_reads_the_ditto_as_resolution_did():
     references = f"References\n[1] {KING}\n[2] {GRAPHS}\n[3] ———. Distant Reading. London: Verso.\n"
     found = ResolverMatcher([key], known)(references)
     assert found["w-distant"].band == "accept"
+
+
+def test_the_author_year_splitter_starts_an_entry_at_a_ditto_dash():
+    from reflong.citations.split import split_references
+
+    text = (
+        "References\nAdorno, Theodor. Minima Moralia. London: Verso, 1974.\n"
+        f"{KING}\n{GRAPHS}\n———. Distant Reading. London: Verso.\n"
+        "———. Atlas of the European Novel, 1800-1900. London:\nVerso, 1998.\n"
+    )
+    entries, style = split_references(text)
+    assert style == "author-year"
+    assert entries[-3:] == [
+        GRAPHS,
+        "———. Distant Reading. London: Verso.",
+        "———. Atlas of the European Novel, 1800-1900. London: Verso, 1998.",
+    ]
+    # ... so the final text check of an author-year list reads the ditto with the entry before it.
+    from reflong.assemble.paper.inputs import ResolverMatcher
+    from reflong.assemble.paper.model import KeyCandidate
+
+    key = KeyCandidate("w-distant", "Distant Reading", "2013-01-01", ())
+    assert ResolverMatcher([key], {key.arxiv_id: MORETTI})(text)["w-distant"].band == "accept"

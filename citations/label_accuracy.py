@@ -117,7 +117,11 @@ def pr_curve(
 
     with Session(engine) as session:
         refs = {
-            lab["paper"]: session.exec(select(Reference).where(Reference.arxiv_id == lab["paper"])).all()
+            lab["paper"]: session.exec(
+                select(Reference)
+                .where(Reference.arxiv_id == lab["paper"])
+                .order_by(Reference.version, Reference.order)
+            ).all()
             for lab in labels
         }
     out = []
@@ -128,8 +132,10 @@ def pr_curve(
             paper = lab["paper"]
             got = {
                 m.seed_id
-                for r in refs[paper]
-                for m in index.resolve(entry_of(r))
+                for version in sorted({r.version for r in refs[paper]})
+                # Each stored list in order, as resolution reads it (ditto dashes inherit authors).
+                for ms in index.resolve_list([entry_of(r) for r in refs[paper] if r.version == version])
+                for m in ms
                 if m.band == "accept" and m.seed_id != paper
             }
             amb = {a["seed"] for a in lab.get("ambiguous", [])}

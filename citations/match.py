@@ -15,10 +15,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
+from reflong.citations.ditto import inherited_authors
 from reflong.citations.entry_parse import ParsedEntry, parse_entry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
 from reflong.citations.seeds import load_seed_file
@@ -90,10 +92,30 @@ def build_index(seeds: Iterable[SeedTitle], thresholds: Thresholds | None = None
     return SeedIndex(sorted(seeds, key=lambda s: s.arxiv_id), thresholds or Thresholds())
 
 
-def match_raw(index: SeedIndex, entry: RawEntry) -> EntryDecision:
-    """The pipeline's decision for one raw string: built-in parse, then ``SeedIndex.resolve``."""
+def match_raw(index: SeedIndex, entry: RawEntry, inherited: Sequence[str] | None = None) -> EntryDecision:
+    """The pipeline's decision for one raw string: built-in parse, then ``SeedIndex.resolve``.
+    ``inherited``: for a ditto entry ("———. Title"), the authors of the entry before it."""
     parsed = parse_entry(entry.raw)
-    return EntryDecision(entry, parsed, index.resolve(parsed))
+    return EntryDecision(entry, parsed, index.resolve(parsed, inherited))
+
+
+def inherited_in_order(entries: Sequence[RawEntry]) -> list[tuple[str, ...] | None]:
+    """For each entry of a file, what ``ditto.inherited_authors`` gives it within its reference
+    list: a run of consecutive entries with the same (non-empty) citing paper, as the pipeline
+    resolves one stored list in order. An entry with no citing paper is a list of its own."""
+    out: list[tuple[str, ...] | None] = []
+    for _citing, run in groupby(entries, key=lambda e: e.citing or object()):
+        out.extend(inherited_authors([e.raw for e in run]))
+    return out
+
+
+def match_in_order(
+    entries: Sequence[RawEntry], index_for: Callable[[RawEntry], SeedIndex]
+) -> Iterator[EntryDecision]:
+    """``match_raw`` for every entry of a file, in order: consecutive entries of one citing paper
+    are one reference list, so a ditto dash inherits the authors of the entry before it."""
+    for entry, inherited in zip(entries, inherited_in_order(entries), strict=True):
+        yield match_raw(index_for(entry), entry, inherited)
 
 
 def load_seeds(path: str | Path) -> list[SeedTitle]:

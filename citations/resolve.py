@@ -37,10 +37,16 @@ from itertools import accumulate, chain, pairwise
 from rapidfuzz import fuzz
 
 from reflong.citations import title_evidence as te
+from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
+#    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
+#    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
+#    word for word as a field of its own with the seed's year printed, else review as before;
+#    with nothing before the title but the dash, no author block is read (author unknown).
 # 9: a volume then an issue or a year after an unpunctuated title is no sequel number, nor a number
 #    glued to its unit ("2 .76TeV"); sequel marks of a field only up to the end of the title's
 #    alignment; a period glued between words ends a field ("Hamiltonian.e -print"); two seed words
@@ -68,7 +74,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-9"
+RESOLVER_VERSION = "resolve-10"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -155,6 +161,8 @@ class _Ref:
     starts: list[int]
     years: list[int]
     wordset: frozenset[str] = frozenset()
+    ditto: bool = False  # the author block is a ditto dash ("———. Title"): same as the entry before
+    inherited: tuple[str, ...] = ()  # for a ditto, the authors of the nearest earlier entry naming any
     _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
@@ -490,6 +498,39 @@ class SeedIndex:
         return SeedIndex._names(seed.author_phrase, seed.author_last, ref, title_start)
 
     @staticmethod
+    def _ditto_author(seed: _Seed, ref: _Ref, title_start: int, author: str, notes: list[str]) -> str:
+        """The first-author check of a ditto entry ("———. Title"): the dash prints no names, so
+        the authors inherited from the entry before are read instead; without them, nothing
+        before a title printed right after the dash is an author block (publisher and place
+        after the title are no evidence against the seed's author)."""
+        if ref.inherited and seed.author_phrase:
+            text = " " + " ".join(norm(a) for a in ref.inherited) + " "
+            phrase, last = seed.author_phrase, seed.author_last
+            named = f" {phrase} " in text or (last and f" {last} " in text)
+            named = named or (len(phrase) >= 4 and phrase.replace(" ", "") in text.replace(" ", ""))
+            notes.append(DITTO_NOTE if named else f"{DITTO_NOTE} do not name the seed's first author")
+            return "match" if named else "mismatch"
+        return "unknown" if title_start <= 0 else author
+
+    def _ditto_short_title(self, seed: _Seed, ref: _Ref, field: tuple[float, int, str, int]) -> str | None:
+        """Why a short title of a ditto entry whose authors are not the seed's known ones may
+        still be accepted, or None: the title printed word for word as a complete field of its
+        own (a boundary, or the ditto dash, before it; a boundary or the end after it; nothing
+        else in the field) and the seed's own year printed in the entry."""
+        score, start, span, _ = field
+        if seed.n_words > 3 or score < 100.0 or start < 0 or span != seed.plain or not seed.year:
+            return None
+        last = start + seed.n_words - 1
+        before = start == 0 or ref.bounds[start - 1]
+        after = last == len(ref.words) - 1 or ref.bounds[last]
+        if not (before and after and seed.year in ref.years):
+            return None
+        return (
+            "ditto author not resolved; the short title printed verbatim as a field of its own "
+            f"and the seed's year {seed.year} printed"
+        )
+
+    @staticmethod
     def _names(phrase: str, last: str, ref: _Ref, title_start: int) -> str:
         """Whether the reference's author block (the words before its title) names this author."""
         if not phrase:
@@ -516,6 +557,13 @@ class SeedIndex:
         title_score, start = lay.score, lay.start
         author = self.author_evidence(seed, ref, start)
         notes: list[str] = list(lay.notes)
+        ditto_short = None
+        if ref.ditto:
+            author = self._ditto_author(seed, ref, start, author, notes)
+            if author != "match":
+                ditto_short = self._ditto_short_title(seed, ref, field)
+                if ditto_short:
+                    notes.append(ditto_short)
         year_agrees = bool(seed.year) and any(
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years
@@ -628,11 +676,13 @@ class SeedIndex:
             score = min(score, t.review - 0.01)
         elif author == "mismatch":
             notes.append("first author not found")
-            if seed.n_words <= 3:
+            if ditto_short:
+                pass  # the inherited authors may be a wrong parse; the title and year decide
+            elif seed.n_words <= 3:
                 score = min(score, t.accept - 0.01)
             else:
                 score -= 5.0
-        elif author == "unknown" and seed.n_words <= 2:
+        elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
             notes.append("short title without author evidence")
             score = min(score, t.accept - 0.01)
         if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
@@ -681,9 +731,23 @@ class SeedIndex:
             start,
         )
 
-    def resolve(self, entry: ParsedEntry | str, exclude: Collection[str] = ()) -> list[Match]:
+    def resolve_list(
+        self, entries: Sequence[ParsedEntry | str], exclude: Collection[str] = ()
+    ) -> list[list[Match]]:
+        """``resolve`` for every entry of ONE reference list, in its printed order: a ditto dash
+        ("———. Title") takes the authors of the nearest earlier entry that names any."""
+        inherited = inherited_authors(entries)
+        return [self.resolve(e, inh, exclude) for e, inh in zip(entries, inherited, strict=True)]
+
+    def resolve(
+        self,
+        entry: ParsedEntry | str,
+        inherited: Sequence[str] | None = None,
+        exclude: Collection[str] = (),
+    ) -> list[Match]:
         """Every candidate seed of one reference that scored at least ``keep`` (or was named by id),
         best first. At most one ``accept`` per reference: a second one is demoted to review.
+        ``inherited``: for a ditto entry, the authors of the entry before (``resolve_list``).
 
         ``exclude``: seed ids never to match, before ranking (a paper's own id when its list is
         resolved: one index then serves every list, where an index without the paper's own seed
@@ -693,6 +757,8 @@ class SeedIndex:
             arxiv_id, version = find_arxiv_id(entry)
             entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
+        if is_ditto(entry.raw):
+            ref.ditto, ref.inherited = True, tuple(inherited or ())
         split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
         if split:
             ref.wordset = ref.wordset.union(split)

@@ -203,8 +203,9 @@ def run_resolve(
                         .where(Reference.arxiv_id == rl.arxiv_id, Reference.version == rl.version)
                         .order_by(Reference.order)
                     ).all()
-                    own = (rl.arxiv_id,)
-                    matches = {r.order: index.resolve(entry_of(r), exclude=own) for r in refs}
+                    # The whole list in order: a ditto dash takes the authors of the entry before.
+                    found = index.resolve_list([entry_of(r) for r in refs], exclude=(rl.arxiv_id,))
+                    matches = {r.order: ms for r, ms in zip(refs, found, strict=True)}
                     report.references_scored += len(refs)
                     _write_edges(session, rl, refs, matches, set(todo), fingerprint)
                     report.lists_resolved += 1

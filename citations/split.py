@@ -10,7 +10,8 @@ Three styles cover nearly every bibliography:
   line that follows a line ending an entry (". " at the end, a URL, a page range) and that itself
   begins like an author list ("Jacob Devlin, ...", "T. B. Brown, ...", "He, K., ...",
   "DeepSeek-AI.", "OpenAI. 2023."), but not like the continuation of a venue ("In Proceedings",
-  "Advances in ...", "arXiv preprint").
+  "Advances in ...", "arXiv preprint"); or that begins with a ditto dash ("———. Title": the same
+  authors as the entry before, humanities styles), dated or not.
 
 Lines are joined with line-break hyphens removed only where the next line starts in lower case
 ("lan-\\nguage" -> "language"; "Memory-\\nEfficient" keeps its hyphen).
@@ -28,7 +29,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-SPLITTER_VERSION = "split-4"  # 3: sampled numbered lists; 4: long entries keep their tail
+from reflong.citations.ditto import is_ditto
+
+SPLITTER_VERSION = "split-5"  # 3: sampled numbered lists; 4: long entries keep their tail; 5: ditto dashes
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several, or a huge author list; it is cut
 _KEEP_HEAD = 600  # of a cut entry: its first authors ...
 _CUT_MARK = " [...] "  # ... and, after this mark, its tail: title, venue, ids come after the authors
@@ -133,7 +136,9 @@ def _one_per_line(lines: list[str]) -> tuple[list[int], re.Pattern, str] | None:
 
 def _looks_like_start(line: str) -> bool:
     s = line.strip()
-    return bool(s) and not _NOT_START.match(s) and bool(_AUTHOR_START.match(s))
+    # A ditto dash ("———. Distant Reading.") is the author block of a new entry: the same
+    # authors as the entry before, which the resolver reads from it.
+    return bool(s) and (is_ditto(s) or (not _NOT_START.match(s) and bool(_AUTHOR_START.match(s))))
 
 
 def _split_author_year(lines: list[str]) -> list[str]:
@@ -155,8 +160,9 @@ def _split_author_year(lines: list[str]) -> list[str]:
         entries.append(current)
     joined: list[str] = []
     for entry in (_join(e) for e in entries):
-        # Every real entry carries a year; a short yearless piece is a wrapped venue line.
-        if joined and len(entry) < 150 and not _YEARISH.search(entry):
+        # Every real entry carries a year; a short yearless piece is a wrapped venue line (not
+        # one that opens with a ditto dash: that is an entry of its own, dated or not).
+        if joined and len(entry) < 150 and not _YEARISH.search(entry) and not is_ditto(entry):
             joined[-1] += " " + entry
         else:
             joined.append(entry)
@@ -206,7 +212,7 @@ def split_reference_entries(text: str) -> tuple[list[RefEntry], str]:
 def _split_lines(lines: list[str]) -> list[str]:
     entries: list[str] = []
     for line in lines:
-        if entries and not _YEARISH.search(line) and len(line) < 150:
+        if entries and not _YEARISH.search(line) and len(line) < 150 and not is_ditto(line):
             entries[-1] = _join([entries[-1], line])
         else:
             entries.append(line.strip())

@@ -146,8 +146,9 @@ class ResolverMatcher:
     def __call__(self, references: str) -> dict[str, Evidence]:
         entries, _style = split_references(references)
         found: dict[str, Evidence] = {}
-        for entry in entries:
-            for match in self.index.resolve(entry):
+        # The list in order, as resolution read it: a ditto dash takes the authors of the entry before.
+        for entry, matches in zip(entries, self.index.resolve_list(entries), strict=True):
+            for match in matches:
                 best = found.get(match.seed_id)
                 if match.band == "accept" and (best is None or match.score > best.score):
                     found[match.seed_id] = Evidence(entry, match.method, match.score, match.band)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from reflong.citations.resolve import Thresholds
+from reflong.citations.resolve import SeedIndex, Thresholds
 from reflong.cli.options import band_options, output_format
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
@@ -44,7 +44,11 @@ def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, re
     and scored by the resolver `resolve` uses, with the same thresholds. The decision is
     `accept` or `review` (the band of the best seed) or `none`, with its evidence: method
     (arxiv_id, doi, title), score, title-field score, first-author check and the reason. An entry
-    whose citing paper is itself a seed is never matched to that seed. Use it to check a
+    whose citing paper is itself a seed is never matched to that seed. Consecutive entries with
+    the same "citing" are one reference list, in its printed order: an entry whose author is a
+    ditto dash ("———. Title", "---. Title": same author as the entry before) takes the authors
+    of the nearest earlier entry of that run that names any (the reason then says "authors from
+    the entry before (ditto)"). Use it to check a
     bibliography by hand, or to measure the resolver on a labelled set
     (bench/resolve_styles.py does).
 
@@ -52,7 +56,7 @@ def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, re
     Example:
       reflong-build match --seeds seeds.jsonl --entries refs.jsonl --format jsonl
     """
-    from reflong.citations.match import build_index, load_seeds, match_raw, read_entries
+    from reflong.citations.match import RawEntry, build_index, load_seeds, match_in_order, read_entries
 
     defaults = Thresholds()
     t = Thresholds(
@@ -66,17 +70,20 @@ def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, re
     if not entries:
         raise ReflongError(f"--entries {entries_file} lists no entries")
     full = build_index(seeds, t)
-    by_self: dict[str, object] = {}
+    by_self: dict[str, SeedIndex] = {}
     counts = {"accept": 0, "review": 0, "none": 0}
+
+    def index_for(entry: RawEntry) -> SeedIndex:
+        if entry.citing and entry.citing in full.by_id:
+            # As in the pipeline, a paper is never resolved against itself.
+            if entry.citing not in by_self:
+                by_self[entry.citing] = build_index([s for s in seeds if s.arxiv_id != entry.citing], t)
+            return by_self[entry.citing]
+        return full
+
     with tqdm_progress(total=len(entries), desc="match", unit="entry") as bar:
-        for entry in entries:
-            index = full
-            if entry.citing and entry.citing in full.by_id:
-                # As in the pipeline, a paper is never resolved against itself.
-                if entry.citing not in by_self:
-                    by_self[entry.citing] = build_index([s for s in seeds if s.arxiv_id != entry.citing], t)
-                index = by_self[entry.citing]
-            d = match_raw(index, entry)
+        for d in match_in_order(entries, index_for):
+            entry = d.entry
             counts[d.decision] += 1
             if fmt == "jsonl":
                 line = json.dumps(d.to_dict(), ensure_ascii=False)

@@ -131,8 +131,9 @@ def title_of(tokens: list[Token]) -> tuple[str, int]:
     """The cited work's title and how many separate title fields the annotation has.
 
     LinkedBooks tags the journal or volume as ``title`` too: after ``in`` (a ``conjunction``
-    token), in guillemets right after the title ("..., « Recercare », X"), or after the closing
-    quote of a quoted article title ("“Contemporary Satire ...” Publications of the MLA"). The
+    token), in guillemets or double quotes right after the title ("..., « Recercare », X", "...,
+    “Annali ...”"), or after the closing quote of a quoted article title ("“Contemporary Satire
+    ...” Publications of the MLA", "«Gut strings», Early Music"). The
     work's title is the first title run up to such a part; a second title run not introduced by
     ``in`` counts as a second title field (the audit's ``titles_run_together``)."""
     runs = _runs(tokens, "title")
@@ -145,10 +146,28 @@ def title_of(tokens: list[Token]) -> tuple[str, int]:
             if _closes(words[0], words, j):
                 words = words[: j + 1]
                 break
-    elif "«" in words[1:]:
-        words = words[: words.index("«", 1)]
+    elif words[0] == "«":
+        words = next((words[: j + 1] for j in range(1, len(words)) if "»" in words[j]), words)
+    else:
+        words = next((words[:j] for j in range(1, len(words)) if _opens_container(words, j)), words)
     fields = 1 + sum(not _introduced(tokens, s) for s, _ in runs[1:])
     return clean_title(detokenise(words)), fields
+
+
+def _opens_container(words: list[str], j: int) -> bool:
+    """Whether ``words[j]`` opens the journal or volume glued after an unquoted title: a « ("...,
+    « Recercare »"), or a double quote after a comma ("... qualche problema, “Annali dell’Istituto
+    ...”", "... ufficiali,\" Archivio Veneto”")."""
+    word = words[j]
+    if word == "«":
+        return True
+    if word.lstrip(",") not in ("“", '"') or not (word.startswith(",") or words[j - 1].endswith(",")):
+        return False
+    # a quoted phrase the title goes on after ("Stati padani, “Stato del Rinascimento”: problemi
+    # di ricerca") is part of it
+    close = next((k for k in range(j + 1, len(words)) if _CLOSE_DOUBLE.search(words[k])), None)
+    after = words[close + 1] if close is not None and close + 1 < len(words) else ""
+    return not (close is not None and (":" in words[close] or after.startswith(":")))
 
 
 def _closes(opener: str, words: list[str], j: int) -> bool:

@@ -28,7 +28,9 @@ Categories (``category`` of a row):
 - ``cluster_merges_works``: the entry's work (a CORA cluster) is another work than the one the
   string cites;
 - ``not_one_reference``: the string is no single reference (a footnote's remark, two references
-  glued by PDF extraction).
+  glued by PDF extraction);
+- ``container_as_title``: the annotated title is the book, dictionary or Festschrift the cited
+  piece appeared in ("New Grove" for an article "voce Vivaldi" in it), so its work is another one.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ CATEGORIES = (
     "work_split",
     "cluster_merges_works",
     "not_one_reference",
+    "container_as_title",
 )
 FIELDS = ("gold", "scored")
 

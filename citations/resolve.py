@@ -102,6 +102,13 @@ class Thresholds:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def resolver_identity() -> dict[str, str]:
+    """The resolver's version and fingerprint (version + default thresholds), recorded in every
+    paper build's manifest and every release: the answers depend on the resolver that decided them,
+    so a reader can tell two builds from one store apart when only the resolver changed."""
+    return {"version": RESOLVER_VERSION, "fingerprint": Thresholds().fingerprint()}
+
+
 @dataclass(frozen=True)
 class SeedTitle:
     arxiv_id: str

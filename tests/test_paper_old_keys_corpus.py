@@ -96,3 +96,14 @@ def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built,
     window = json.loads((out / "manifest.json").read_text())["settings"]["window"]
     assert {r["release"] for r in rows} == {window.split(":")[0]}
     assert "## Ground truth checks" in (out / "README.md").read_text()
+
+
+def test_paper_manifest_and_card_name_the_resolver_that_decided_the_answers(built):
+    """Provenance: the answers depend on the resolver's rules, so a paper build records its version
+    and fingerprint (version + thresholds), as a release's ``release.json`` does."""
+    from reflong.citations.resolve import RESOLVER_VERSION, Thresholds
+
+    _tmp, out, _ = built
+    resolver = json.loads((out / "manifest.json").read_text())["settings"]["resolver"]
+    assert resolver == {"version": RESOLVER_VERSION, "fingerprint": Thresholds().fingerprint()}
+    assert RESOLVER_VERSION in (out / "README.md").read_text()

@@ -34,6 +34,7 @@ from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.split.exclude import HeldOut, note_paper_exclusions, without_papers
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.index_agreement import stored_agreement
+from reflong.citations.resolve import resolver_identity
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.common.progress import ProgressFactory, null_progress
@@ -239,7 +240,12 @@ def run_paper_build(
         }
         for r in used
     ]
-    provenance = {"window": window, "seeds": "file" if seed_ids is not None else "window", "papers": papers}
+    provenance = {
+        "window": window,
+        "seeds": "file" if seed_ids is not None else "window",
+        "resolver": resolver_identity(),
+        "papers": papers,
+    }
     if held_out is not None:
         provenance["disjoint_from"] = held_out.record
     out_dir = Path(out_dir)

@@ -33,16 +33,11 @@ from reflong.assemble.release.store_view import (
     released_tasks,
     split_ref,
 )
+from reflong.citations.resolve import resolver_identity
 from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.db import session_for
-
-
-def resolver_identity() -> dict[str, str]:
-    from reflong.citations.resolve import RESOLVER_VERSION, Thresholds
-
-    return {"version": RESOLVER_VERSION, "fingerprint": Thresholds().fingerprint()}
 
 
 @dataclass

@@ -74,6 +74,31 @@ def test_the_set_holds_the_counts_its_sources_file_reports():
     assert all(p.stat().st_size < 1 << 20 for p in DATA.iterdir())
 
 
+def test_the_sources_file_tables_are_the_committed_counts():
+    """SOURCES.md's per-style table (entries, gold pairs, left out by the audit) and its naive
+    figures are read from the file itself, so the file and the data cannot drift apart."""
+    text = (DATA / "SOURCES.md").read_text("utf-8")
+    table = dict(
+        (m.group(1), tuple(int(x.replace(",", "")) for x in m.group(2, 3, 4)))
+        for m in re.finditer(
+            r"^\| \*{0,2}(\w+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}(\d+)\*{0,2} \|$",
+            text,
+            re.M,
+        )
+    )
+    entries = _rows("entries.holdout.jsonl.gz")
+    left_out = {r["id"] for r in _rows("audit.jsonl") if r["field"] == "scored"}
+    expected = {"all": (len(entries), sum(e["gold"] is not None for e in entries), len(left_out))}
+    for style in STYLE_COUNTS:
+        mine = [e for e in entries if e["style"] == style]
+        expected[style] = (
+            len(mine),
+            sum(e["gold"] is not None for e in mine),
+            sum(e["id"] in left_out for e in mine),
+        )
+    assert table == expected
+
+
 def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
     seeds = {s["arxiv_id"]: s for s in _rows("seeds.holdout.jsonl")}
     entries = _rows("entries.holdout.jsonl.gz")
@@ -82,6 +107,8 @@ def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
     assert all(k.startswith("w") for k in gold)
     assert all(k.startswith("c") and s["first_author"] for k, s in seeds.items() if not s["cited"])
     assert sum(e["gold"] is None for e in entries) == 568  # entries citing a held-out work
+    # gold entries whose string prints the seed's title differently (a typo, glue, a subtitle)
+    assert sum(seeds[e["gold"]]["title"].lower() not in e["raw"].lower() for e in entries if e["gold"]) == 16
     # the labelled title of each entry is printed in its string (the source annotates the
     # mixed-citation it stands beside)
     b = _bench_module("build_citation_holdout")

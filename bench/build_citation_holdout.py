@@ -8,9 +8,9 @@ snapshot gives byte-identical output.
 
 Why this set exists: tests/data/real/citation_styles (GROBID, AnyStyle, CORA) has been tuned on
 and tests/data/real/citation_fresh (LinkedBooks) is humanities only. This set comes from a
-DIFFERENT source and other fields: the reference lists of 75 articles of SciELO journals
-(public health, medicine, nursing, biology, botany, agronomy, chemistry, physics teaching,
-economics, education, information science, linguistics, administration), as the SciELO
+DIFFERENT source and other fields: the reference lists of 74 articles of 38 SciELO journals
+(public health, medicine, nursing, biology, botany, agronomy, veterinary parasitology, economics,
+education, information science, linguistics, administration, history), as the SciELO
 Publishing Schema (JATS) files that packtools keeps as test samples hold them. Each ``<ref>`` has
 a ``<mixed-citation>`` (the reference as the article prints it: Vancouver, ABNT, APA, name-year
 biology styles, numbered chemistry styles, ...) and beside it an ``<element-citation>`` with the

@@ -4,7 +4,8 @@
                                    [--no-naive] [--no-ours] [--misses FILE]
 
 The fresh held-out set (tests/data/real/citation_fresh, another source, never tuned on; see its
-SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``; ``--no-ours``
+SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the third one
+(tests/data/real/citation_holdout, SciELO) with ``--splits holdout``; ``--no-ours``
 scores the naive baseline only, to check a set's conversion without looking at the resolver.
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
@@ -58,7 +59,8 @@ from reflong.citations.resolve import SeedTitle
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
-SPLITS = ("dev", "test", "fresh")  # fresh: the held-out set of tests/data/real/citation_fresh
+# fresh, holdout: the held-out sets of tests/data/real/citation_fresh and citation_holdout
+SPLITS = ("dev", "test", "fresh", "holdout")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -323,7 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--splits",
         default="dev,test",
-        help="comma-separated: dev, test, or fresh for tests/data/real/citation_fresh (default: %(default)s)",
+        help=(
+            "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, or holdout for "
+            "tests/data/real/citation_holdout (default: %(default)s)"
+        ),
     )
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
     ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")

@@ -36,12 +36,20 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import edition_evidence as ee
 from reflong.citations import title_evidence as te
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
-from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
+from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 11: which printing of a title is cited (``edition_evidence``): years 1450-1899 read too (outside
+#    page positions; counted against the seed only with no modern year and no author evidence);
+#    a later printing (every year over 10 years after the seed's) with a gap over 40 years or a
+#    part/edition number after the title, and a date in the title printed as another date, go to
+#    review; a tie at one place goes to the seed whose year is printed, then the longer title; an
+#    abbreviation closed by a period ("sec." for "secolo") or another conjunction ("ed" for "e")
+#    is no other name.
 # 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
 #    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
 #    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
@@ -74,7 +82,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-10"
+RESOLVER_VERSION = "resolve-11"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -194,7 +202,8 @@ class _Ref:
         # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
         wordset = frozenset(words).union(glued)
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), wordset)
+        years = ee.printed_years(entry.raw)  # years before 1900 too, where no modern one is printed
+        return cls(entry, words, bounds, " ".join(words), starts, years, wordset)
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -573,8 +582,8 @@ class SeedIndex:
             # for "UTRAN Iub"): another name, not a typo; a person decides.
             printed = field[2].split() if field[1] >= 0 else []
             run = ref.words[lay.first : lay.last + 1]
-            extended = te.extended_tokens(seed.plain.split(), printed) or te.extended_tokens(
-                seed.plain.split(), run
+            extended = te.extended_tokens(seed.plain.split(), printed, ref.entry.raw) or te.extended_tokens(
+                seed.plain.split(), run, ref.entry.raw
             )
             if extended:
                 seed_tok, ref_tok = extended[0]
@@ -656,7 +665,7 @@ class SeedIndex:
             notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
             score = min(score, t.review - 0.01)
-        predates = bool(seed.year and ref.years and max(ref.years) < seed.year - 1)
+        predates = ee.predates(seed.year, ref.years, author)
         gap = (seed.year or 0) - max(ref.years, default=0)
         if predates and author == "match" and gap <= t.early_years and score >= t.accept:
             # A technical report or conference version printed before the version the seed
@@ -694,6 +703,20 @@ class SeedIndex:
             else:
                 notes.append(f"{twins[0][0]} has this title too and neither first author is named")
                 score = min(score, t.accept - 0.01)
+        if score >= t.variant:
+            # Another printing of the title: a date in it, a later edition (edition_evidence).
+            forms = [field[2].split() if field[1] >= 0 else [], ref.words[lay.first : lay.last + 1]]
+            lay.doubts.extend(
+                ee.edition_doubts(
+                    seed.plain.split(),
+                    seed.year,
+                    ref.words,
+                    ref.years,
+                    forms,
+                    lay.last,
+                    t.late_years,
+                )
+            )
         # Container doubts are read only for an edge that could be accepted (they only ever hold
         # one back), which keeps the layout reading off the hot path.
         variant = (
@@ -772,12 +795,18 @@ class SeedIndex:
         # Ties (two variant titles both lifted to the accept score) go to the closer title; then
         # to the title printed first: an entry prints its own title before its container's
         # ("Chapter. In Editors, Volume"), so a tie is never settled by the seeds' ids.
+        late = self.thresholds.late_years
         out.sort(
             key=lambda m: (
                 m.band != "accept",
                 -m.score,
                 -m.title_score,
                 m.at if m.at >= 0 else 1 << 30,
+                # Printed at the same place: the seed whose year is printed, then the longer
+                # title ("Der Codex Millenarius. Faksimilie-Ausgabe", 1974, over its head "Der
+                # Codex Millenarius", 1959): two printings of one title, the entry names one.
+                not ee.year_printed(self.seeds[self.by_id[m.seed_id]].year, ref.years, late),
+                -self.seeds[self.by_id[m.seed_id]].n_words,
                 m.seed_id,
             )
         )

@@ -468,11 +468,13 @@ def series_note(seed_words: list[str], words: list[str], raw: str, last: int) ->
     return f"the reference names volume {theirs} of this title (another volume of a series)"
 
 
-def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str, str]]:
+def extended_tokens(seed_words: list[str], printed: list[str], raw: str = "") -> list[tuple[str, str]]:
     """Short tokens of the seed printed as another token that one extends ("Iub" printed "Iu",
     "ID3" printed "ID"): (seed's, printed). A one-letter difference is a typo in a long word but
     another name in a short one (an interface, a protocol, a gene), so it must not pass as a
-    near-verbatim title. A plural "s" and stopwords are not counted."""
+    near-verbatim title. A plural "s" and stopwords are not counted, nor two conjunctions of one
+    language ("ed" for "e") or a word abbreviated with a period in ``raw`` (the reference as
+    printed: "sec." for "secolo", "ed." for "edition")."""
     from difflib import SequenceMatcher
 
     ours, theirs = set(seed_words), set(printed)
@@ -490,11 +492,23 @@ def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str
         if (
             len(short) <= SHORT_TOKEN
             and short not in _FUNCTION_WORDS
+            and not (a in _CONJUNCTIONS and b in _CONJUNCTIONS)
             and long_.startswith(short)
             and long_[len(short) :] != "s"
+            and not (short == b and len(long_) - len(short) >= 2 and _abbreviation_in(short, raw))
         ):
             out.append((a, b))
     return out
+
+
+# Conjunctions and articles of the languages bibliographies print ("e"/"ed", "et", "und").
+_CONJUNCTION_TEXT = "and e ed et und y i o od oder ou"
+_CONJUNCTIONS = frozenset(_CONJUNCTION_TEXT.split())
+
+
+def _abbreviation_in(token: str, raw: str) -> bool:
+    """Whether ``raw`` prints ``token`` closed by a period ("sec.", "Ist."): an abbreviated word."""
+    return bool(raw) and re.search(rf"(?i)(?<![^\W\d_]){re.escape(token)}\.", raw) is not None
 
 
 SHORT_TOKEN = 4  # "Iub", "ID3", "RNA", "UMTS": names, not words a typo leaves recognisable

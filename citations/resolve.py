@@ -49,7 +49,9 @@ from reflong.common.dois import split_dois
 #    part/edition number after the title, and a date in the title printed as another date, go to
 #    review; a tie at one place goes to the seed whose year is printed, then the longer title; an
 #    abbreviation closed by a period ("sec." for "secolo") or another conjunction ("ed" for "e")
-#    is no other name.
+#    is no other name; a short title (1-2 words) of a seed without a first author (anonymous works,
+#    catalogues) is accepted printed verbatim as a field of its own with the seed's year printed; names joined by "e",
+#    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own.
 # 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
 #    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
 #    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
@@ -692,8 +694,16 @@ class SeedIndex:
             else:
                 score -= 5.0
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
-            notes.append("short title without author evidence")
-            score = min(score, t.accept - 0.01)
+            own = (
+                None  # a seed with a first author waits for it ("Stephen Hero. London, 1956.")
+                if seed.author_phrase
+                else te.own_field_with_year(
+                    seed.plain, seed.year, ref.words, ref.bounds, ref.years, field[:3]
+                )
+            )
+            notes.append(own or "short title without author evidence")
+            if not own:
+                score = min(score, t.accept - 0.01)
         if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
             twins = self.twins[seed.info.arxiv_id]
             named = [tid for tid, phrase, last in twins if self._names(phrase, last, ref, start) == "match"]

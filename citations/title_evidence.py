@@ -394,10 +394,14 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
         and w.isalpha()
         and w not in _NAME_PARTICLES
         and w not in EDITOR_WORDS
+        and w not in _NAME_LINKS  # "Barozzi, N. e Berchet, G., a cura di": names, no prose
         and w != "in"
     ]
     return len(lower) >= 1
 
+
+# Words that join names in an author or editor list in the languages bibliographies print.
+_NAME_LINKS = frozenset({"e", "ed", "und", "y", "u", "alii", "altri"})
 
 # A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").
 _VENUE_TITLE = re.compile(
@@ -575,3 +579,27 @@ def name_prefix(
     if cased is not None and (not cased[p][:1].isupper() or (_is_initials(cased[p]) and len(cased[p]) <= 2)):
         return None  # lower case, or initials closing an author block ("Perkowski, M.: A New ...")
     return (cased or words)[p]
+
+
+def own_field_with_year(
+    seed_plain: str,
+    seed_year: int | None,
+    words: list[str],
+    bounds: list[bool],
+    years: list[int],
+    field: tuple[float, int, str],
+) -> str | None:
+    """Why a short seed title (1-2 words) of a seed without a first author (an anonymous work,
+    a catalogue: no author evidence can exist either way) may still be accepted, or None: printed word for word as a complete field of its own (a boundary or the
+    entry's start before it, a boundary or the end after it: "(1885), «Vecchie mura», Ateneo
+    veneto.") with the seed's own year printed. A short title inside a longer one, or printed
+    without the year, stays in review."""
+    score, start, span = field
+    if score < 100.0 or start < 0 or span != seed_plain or not seed_year or seed_year not in years:
+        return None
+    last = start + len(seed_plain.split()) - 1
+    before = start == 0 or bounds[start - 1]
+    after = last == len(words) - 1 or bounds[last]
+    if not (before and after):
+        return None
+    return f"a short title printed verbatim as a field of its own and the seed's year {seed_year} printed"

@@ -172,5 +172,43 @@ def test_an_old_year_lets_a_variant_title_with_its_author_be_accepted():
     assert m.band == "accept" and "first author and year 1795 agree" in m.reason, m.reason
 
 
+# --- short titles without author, edited volumes with Italian editor lists ---------------------------
+
+
+def test_a_short_title_as_a_field_of_its_own_with_the_seeds_year_is_accepted_without_author():
+    seed = SeedTitle("w01997", "Vecchie mura", "1885-01-01", None)
+    m = _best(seed, "(1885), «Vecchie mura», Ateneo veneto.")
+    assert m.band == "accept", m.reason
+    assert "a short title printed verbatim as a field of its own and the seed's year 1885 printed" in m.reason
+    # A seed that names a first author waits for it (the entry prints none here).
+    hero = "Stephen Hero. London: Jonathan Cape, 1956."
+    assert _best(SeedTitle("w-hero", "Stephen Hero", "1956-01-01", "Joyce"), hero).band == "review"
+    assert _best(SeedTitle("w-hero", "Stephen Hero", "1956-01-01", None), hero).band == "accept"
+    # Without the seed's year printed, or inside a longer field, it stays a doubt.
+    assert _best(seed, "«Vecchie mura», Ateneo veneto.").band == "review"
+    assert _best(seed, "(1885), Vecchie mura di Venezia, Ateneo veneto.").band != "accept"
+
+
+def test_an_editor_list_joined_by_e_is_names_not_a_title_of_the_entry():
+    seed = SeedTitle(
+        "w02026",
+        "Venezia centro di mediazione tra Oriente e Occidente (sec. XV-XVI): aspetti e problemi",
+        "1977-01-01",
+        "Beck",
+    )
+    ref = (
+        "Beck, H. G., Manoussacas, M. e Pertusi, A., a cura di, Venezia centro di mediazione tra Oriente "
+        "e Occidente (sec. XV-XVI): aspetti e problemi, 2 voli., Firenze 1977."
+    )
+    m = _best(seed, ref)
+    assert m.band == "accept", m.reason
+    # A chapter title before the editors is still the entry's own title: the volume is its container.
+    chapter = (
+        "Pertusi, A., Quaedam regalia insignia, in Beck, H. G. e Manoussacas, M., a cura di, Venezia centro "
+        "di mediazione tra Oriente e Occidente (sec. XV-XVI): aspetti e problemi, Firenze 1977."
+    )
+    assert _best(seed, chapter).band != "accept"
+
+
 def test_resolver_version_is_11():
     assert RESOLVER_VERSION == "resolve-11"

@@ -51,7 +51,9 @@ from reflong.common.dois import split_dois
 #    abbreviation closed by a period ("sec." for "secolo") or another conjunction ("ed" for "e")
 #    is no other name; a short title (1-2 words) of a seed without a first author (anonymous works,
 #    catalogues) is accepted printed verbatim as a field of its own with the seed's year printed; names joined by "e",
-#    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own.
+#    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own, nor
+#    is "(a cura di)" a title-like field; a volume, a year and then "pp." after a title is no
+#    sequel; "II" printed for the seed's "Il" (OCR) is no sequel.
 # 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
 #    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
 #    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
@@ -661,6 +663,12 @@ class SeedIndex:
             if spaced:
                 notes.append(f"number {', '.join(sorted(spaced))} printed glued to the word after it")
                 sequel -= spaced
+            misread = te.misread_numerals(seed.plain.split(), ref.words[lay.first : lay.last + 1], sequel)
+            if misread:
+                notes.append(
+                    f"'{', '.join(sorted(misread))}' printed where the seed title has a word with 'l' (OCR)"
+                )
+                sequel -= misread
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.

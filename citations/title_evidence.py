@@ -325,11 +325,12 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     if after and after[0].isdigit():
         if not bounds[last + 1] or not _YEAR_TOKEN.match(after[0]):
             return set()
-        if len(after) == 2 and after[1].isdigit():
-            return set()
+        if len(after) == 2 and (after[1].isdigit() or after[1] in _PAGE_MARKS):
+            return set()  # "... Papers 6 (1951), pp. 5-80": volume, year, pages
     return {nxt}
 
 
+_PAGE_MARKS = frozenset({"p", "pp", "pages", "page", "s", "col", "coll"})
 _CLOSES_A_CONTAINER = frozenset({"pages", "pp", "doi", "http", "https", "url"})
 
 
@@ -431,7 +432,12 @@ def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first
         if bounds[i]:
             field = cased[start : i + 1]
             alpha = [w for w in field if w.isalpha()]
-            lower = [w for w in alpha if w[0].islower() and w.lower() not in _NAME_PARTICLES]
+            # "(a cura di)", "(eds.)": an editor mark, not prose.
+            lower = [
+                w
+                for w in alpha
+                if w[0].islower() and w.lower() not in _NAME_PARTICLES and w.lower() not in EDITOR_WORDS
+            ]
             if len(alpha) >= 3 and len(lower) >= 2:
                 return f"another title-like field comes first ('{' '.join(field[:6])}')"
             start = i + 1
@@ -603,3 +609,16 @@ def own_field_with_year(
     if not (before and after):
         return None
     return f"a short title printed verbatim as a field of its own and the seed's year {seed_year} printed"
+
+
+def misread_numerals(seed_words: list[str], printed: list[str], marks: set[str]) -> set[str]:
+    """Of the sequel marks found on one side only, roman numerals the printed title has where
+    the seed title has the same word with "l" for "i" ("II tramonto" for "Il tramonto": OCR
+    reads a capital I for an l): one word misread, not a second volume."""
+    out = set()
+    for w in marks:
+        if (w in _SEQUEL_ROMAN or _ROMAN.match(w)) and w in printed and w not in seed_words:
+            misread = [s for s in seed_words if s != w and "l" in s and s.replace("l", "i") == w]
+            if any(s not in printed for s in misread):
+                out.add(w)
+    return out

@@ -210,5 +210,54 @@ def test_an_editor_list_joined_by_e_is_names_not_a_title_of_the_entry():
     assert _best(seed, chapter).band != "accept"
 
 
+# --- sequel marks that are a volume or a misread word ------------------------------------------------
+
+
+def test_a_volume_then_a_year_then_pages_after_a_title_is_no_sequel():
+    seed = SeedTitle(
+        "w01828",
+        "The Builder of the origami Church of the Apostles at Constantinople. A Contribution to the "
+        "Criticism of the Vita Constantini attributed to Euse-bius, Dumbarton Oaks Papers",
+        "1951-01-01",
+        None,
+    )
+    ref = (
+        "G. DOWNEY, The Builder of the origami Church of the Apostles at Constantinople. A Contribution "
+        "to the Criticism of the Vita Constantini attributed to Euse-bius, Dumbarton Oaks Papers 6 (1951), pp. 5i-8o"
+    )
+    m = _best(seed, ref)
+    assert m.band == "accept" and "sequel" not in m.reason, m.reason
+
+
+def test_a_roman_two_misread_for_an_italian_article_is_no_sequel():
+    seed = SeedTitle(
+        "w00705", "Il tramonto delle corporazioni in Italia (sec. XVIIlesec. XIX)", "1940-01-01", "Luigi"
+    )
+    ref = "Dal Pane Luigi, II tramonto delle corporazioni in Italia (secoli XVIII e XIX), Milano, 1940."
+    m = _best(seed, ref)
+    assert m.band == "accept" and "'ii' printed where the seed title has a word with 'l' (OCR)" in m.reason
+    # A real second volume keeps its number: "Storia II" is not "Storia".
+    other = _best(
+        SeedTitle("w-s", "Storia di Venezia dalle origini", "1940-01-01", "Cessi"),
+        "Cessi R., Storia di Venezia dalle origini II, 1940.",
+    )
+    assert other.band != "accept"
+
+
+def test_an_editor_mark_in_brackets_is_no_title_of_the_entry():
+    seed = SeedTitle(
+        "w01747",
+        "Storia dell’arte marciana: l'ar-chitettura, Atti del convegno internazionale di studi, Venezia 11-14 ottobre 1994",
+        "1997-01-01",
+        None,
+    )
+    ref = (
+        "R. PO-LACCO (a cura di), Storia dell’arte marciana: l'ar-chitettura, Atti del convegno internazionale "
+        "di studi, Venezia 11-14 ottobre 1994, Venezia 1997, pp. Io5-I22"
+    )
+    m = _best(seed, ref)
+    assert m.band == "accept", m.reason
+
+
 def test_resolver_version_is_11():
     assert RESOLVER_VERSION == "resolve-11"

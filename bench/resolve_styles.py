@@ -3,7 +3,7 @@
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
                                    [--no-naive] [--no-ours] [--misses FILE]
 
-The fresh held-out set (tests/data/real/citation_fresh, another source, never tuned on; see its
+The fresh set (tests/data/real/citation_fresh, another source; a dev set since resolve-11, see its
 SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``; ``--no-ours``
 scores the naive baseline only, to check a set's conversion without looking at the resolver.
 
@@ -58,7 +58,7 @@ from reflong.citations.resolve import SeedTitle
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
-SPLITS = ("dev", "test", "fresh")  # fresh: the held-out set of tests/data/real/citation_fresh
+SPLITS = ("dev", "test", "fresh")  # fresh: tests/data/real/citation_fresh (dev since resolve-11)
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 

@@ -38,6 +38,7 @@ from rapidfuzz import fuzz
 
 from reflong.citations import edition_evidence as ee
 from reflong.citations import title_evidence as te
+from reflong.citations import title_heads as th
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
@@ -53,7 +54,8 @@ from reflong.common.dois import split_dois
 #    catalogues) is accepted printed verbatim as a field of its own with the seed's year printed; names joined by "e",
 #    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own, nor
 #    is "(a cura di)" a title-like field; a volume, a year and then "pp." after a title is no
-#    sequel; "II" printed for the seed's "Il" (OCR) is no sequel.
+#    sequel; "II" printed for the seed's "Il" (OCR) is no sequel; a seed's main title printed
+#    without its subtitle, as a field of its own with the first author and year (``title_heads``).
 # 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
 #    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
 #    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
@@ -306,6 +308,8 @@ class SeedIndex:
                 if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS:
                     self.glued.setdefault(a + b, (a, b))
         self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
+        # Main titles of seeds with a subtitle, for entries that leave the subtitle out.
+        self.heads = th.HeadIndex([sd.info.title for sd in self.seeds], STOPWORDS)
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -772,6 +776,53 @@ class SeedIndex:
             start,
         )
 
+    def _head_match(self, seed_i: int, ref: _Ref) -> Match | None:
+        """An accept for a seed whose main title is printed without its subtitle (``title_heads``):
+        as a field of its own, with the first author and a year near the seed's, and none of the
+        doubts the full title's decision reads (a sequel or date, another printing, a container,
+        another arXiv id, a title twin). None otherwise, and where the full title decides."""
+        seed, t = self.seeds[seed_i], self.thresholds
+        head = self.heads.heads[seed_i]
+        first = th.head_run(head, ref.words, ref.plain, ref.starts, ref.bounds, ref.colons)
+        if first is None or self.author_evidence(seed, ref, first) != "match":
+            return None
+        years = sorted(y for y in ref.years if ee.year_printed(seed.year, [y], t.late_years))
+        if not years or seed.info.arxiv_id in self.twins:
+            return None
+        entry = ref.entry
+        if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like:
+            return None
+        full = self.score_pair(seed_i, "title", ref)
+        if full.band == "accept":
+            return None  # the whole title decides
+        last = first + len(head.split()) - 1
+        words = ref.words[first : last + 1]
+        if (
+            te.differing_marks(
+                _sequel_marks(seed.plain),
+                te.sequel_marks(words) | te.trailing_sequel(ref.words, ref.bounds, last),
+            )
+            - te.sequel_marks(head.split())
+            or ee.edition_doubts(head.split(), seed.year, ref.words, ref.years, [words], last, t.late_years)
+            or self._container_doubts(seed, ref, first, last, "match")
+        ):
+            return None
+        reason = (
+            f"the seed's main title printed as a field of its own, its subtitle left out; "
+            f"first author and year {years[0]} agree"
+        )
+        return Match(
+            seed.info.arxiv_id,
+            "title",
+            t.accept,
+            "accept",
+            full.title_score,
+            "match",
+            reason,
+            [reason],
+            first,
+        )
+
     def resolve_list(
         self, entries: Sequence[ParsedEntry | str], exclude: Collection[str] = ()
     ) -> list[list[Match]]:
@@ -810,6 +861,11 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
+        for seed_i in self.heads.candidates(ref.wordset):
+            if not (exclude and self.seeds[seed_i].info.arxiv_id in exclude):
+                head = self._head_match(seed_i, ref)
+                if head is not None:
+                    out = [m for m in out if m.seed_id != head.seed_id] + [head]
         # Ties (two variant titles both lifted to the accept score) go to the closer title; then
         # to the title printed first: an entry prints its own title before its container's
         # ("Chapter. In Editors, Volume"), so a tie is never settled by the seeds' ids.

@@ -259,5 +259,45 @@ def test_an_editor_mark_in_brackets_is_no_title_of_the_entry():
     assert m.band == "accept", m.reason
 
 
+# --- a main title printed without its subtitle ------------------------------------------------------
+
+BASCHET = SeedTitle(
+    "w01211",
+    "Les archives de Venise: Histoire de la chancellerie secrète, le sénat, le cabinet des ministres, "
+    "le conseil des dix et les inquisiteurs d’état dans leurs rapports avec la France",
+    "1870-01-01",
+    "Baschet",
+)
+
+
+def test_a_main_title_without_its_subtitle_is_accepted_with_first_author_and_year():
+    ref = "BASCHET A.: Les archives de Venise. Histoire de la Chancellerie Secrète, Paris 1870."
+    m = _best(BASCHET, ref)
+    assert (m.seed_id, m.band) == ("w01211", "accept")
+    assert (
+        "main title printed as a field of its own, its subtitle left out; first author and year 1870"
+        in m.reason
+    )
+    archivio = SeedTitle(
+        "w01035",
+        "L’Archivio di Stato di Venezia. Indice generale, storico, descrittivo ed analitico",
+        "1937-01-01",
+        "Mosto",
+    )
+    m = _best(archivio, "Da Mosto Andrea, L’Archivio di Stato di Vene-zia, 2 voli., Roma, 1937.")
+    assert m.band == "accept", m.reason
+
+
+def test_a_main_title_without_author_or_year_is_not_enough():
+    # Another author, or no year printed, or the head inside a longer field: nothing to accept.
+    for ref in (
+        "MOREL P.: Les archives de Venise. Paris 1870.",
+        "BASCHET A.: Les archives de Venise. Histoire de la Chancellerie Secrète, Paris.",
+        "BASCHET A.: Les archives de Venise et de Florence, Paris 1870.",
+    ):
+        matches = SeedIndex([BASCHET], Thresholds()).resolve(ref)
+        assert all(m.band != "accept" for m in matches), ref
+
+
 def test_resolver_version_is_11():
     assert RESOLVER_VERSION == "resolve-11"

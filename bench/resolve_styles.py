@@ -3,9 +3,9 @@
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
                                    [--no-naive] [--no-ours] [--misses FILE]
 
-The fresh held-out set (tests/data/real/citation_fresh, another source, never tuned on; see its
-SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the third one
-(tests/data/real/citation_holdout, SciELO) with ``--splits holdout``; ``--no-ours``
+The fresh set (tests/data/real/citation_fresh, another source; a dev set since resolve-11, see its
+SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the held-out
+one (tests/data/real/citation_holdout, SciELO, never tuned on) with ``--splits holdout``; ``--no-ours``
 scores the naive baseline only, to check a set's conversion without looking at the resolver.
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
@@ -59,7 +59,7 @@ from reflong.citations.resolve import SeedTitle
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
-# fresh, holdout: the held-out sets of tests/data/real/citation_fresh and citation_holdout
+# fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out)
 SPLITS = ("dev", "test", "fresh", "holdout")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20

@@ -36,12 +36,26 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import edition_evidence as ee
 from reflong.citations import title_evidence as te
+from reflong.citations import title_heads as th
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
-from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
+from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 11: which printing of a title is cited (``edition_evidence``): years 1450-1899 read too (outside
+#    page positions; counted against the seed only with no modern year and no author evidence);
+#    a later printing (every year over 10 years after the seed's) with a gap over 40 years or a
+#    part/edition number after the title, and a date in the title printed as another date, go to
+#    review; a tie at one place goes to the seed whose year is printed, then the longer title; an
+#    abbreviation closed by a period ("sec." for "secolo") or another conjunction ("ed" for "e")
+#    is no other name; a short title (1-2 words) of a seed without a first author (anonymous works,
+#    catalogues) is accepted printed verbatim as a field of its own with the seed's year printed; names joined by "e",
+#    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own, nor
+#    is "(a cura di)" a title-like field; a volume, a year and then "pp." after a title is no
+#    sequel; "II" printed for the seed's "Il" (OCR) is no sequel; a seed's main title printed
+#    without its subtitle, as a field of its own with the first author and year (``title_heads``).
 # 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
 #    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
 #    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
@@ -74,7 +88,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-10"
+RESOLVER_VERSION = "resolve-11"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -201,7 +215,8 @@ class _Ref:
         # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
         wordset = frozenset(words).union(glued)
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), wordset)
+        years = ee.printed_years(entry.raw)  # years before 1900 too, where no modern one is printed
+        return cls(entry, words, bounds, " ".join(words), starts, years, wordset)
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -300,6 +315,8 @@ class SeedIndex:
                 if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS:
                     self.glued.setdefault(a + b, (a, b))
         self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
+        # Main titles of seeds with a subtitle, for entries that leave the subtitle out.
+        self.heads = th.HeadIndex([sd.info.title for sd in self.seeds], STOPWORDS)
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -580,8 +597,8 @@ class SeedIndex:
             # for "UTRAN Iub"): another name, not a typo; a person decides.
             printed = field[2].split() if field[1] >= 0 else []
             run = ref.words[lay.first : lay.last + 1]
-            extended = te.extended_tokens(seed.plain.split(), printed) or te.extended_tokens(
-                seed.plain.split(), run
+            extended = te.extended_tokens(seed.plain.split(), printed, ref.entry.raw) or te.extended_tokens(
+                seed.plain.split(), run, ref.entry.raw
             )
             if extended:
                 seed_tok, ref_tok = extended[0]
@@ -657,13 +674,19 @@ class SeedIndex:
             if spaced:
                 notes.append(f"number {', '.join(sorted(spaced))} printed glued to the word after it")
                 sequel -= spaced
+            misread = te.misread_numerals(seed.plain.split(), ref.words[lay.first : lay.last + 1], sequel)
+            if misread:
+                notes.append(
+                    f"'{', '.join(sorted(misread))}' printed where the seed title has a word with 'l' (OCR)"
+                )
+                sequel -= misread
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
             notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
             score = min(score, t.review - 0.01)
-        predates = bool(seed.year and ref.years and max(ref.years) < seed.year - 1)
+        predates = ee.predates(seed.year, ref.years, author)
         gap = (seed.year or 0) - max(ref.years, default=0)
         if predates and author == "match" and gap <= t.early_years and score >= t.accept:
             # A technical report or conference version printed before the version the seed
@@ -690,8 +713,16 @@ class SeedIndex:
             else:
                 score -= 5.0
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
-            notes.append("short title without author evidence")
-            score = min(score, t.accept - 0.01)
+            own = (
+                None  # a seed with a first author waits for it ("Stephen Hero. London, 1956.")
+                if seed.author_phrase
+                else te.own_field_with_year(
+                    seed.plain, seed.year, ref.words, ref.bounds, ref.years, field[:3]
+                )
+            )
+            notes.append(own or "short title without author evidence")
+            if not own:
+                score = min(score, t.accept - 0.01)
         if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
             twins = self.twins[seed.info.arxiv_id]
             named = [tid for tid, phrase, last in twins if self._names(phrase, last, ref, start) == "match"]
@@ -701,6 +732,20 @@ class SeedIndex:
             else:
                 notes.append(f"{twins[0][0]} has this title too and neither first author is named")
                 score = min(score, t.accept - 0.01)
+        if score >= t.variant:
+            # Another printing of the title: a date in it, a later edition (edition_evidence).
+            forms = [field[2].split() if field[1] >= 0 else [], ref.words[lay.first : lay.last + 1]]
+            lay.doubts.extend(
+                ee.edition_doubts(
+                    seed.plain.split(),
+                    seed.year,
+                    ref.words,
+                    ref.years,
+                    forms,
+                    lay.last,
+                    t.late_years,
+                )
+            )
         # Container doubts are read only for an edge that could be accepted (they only ever hold
         # one back), which keeps the layout reading off the hot path.
         variant = (
@@ -736,6 +781,53 @@ class SeedIndex:
             reason,
             notes,
             start,
+        )
+
+    def _head_match(self, seed_i: int, ref: _Ref) -> Match | None:
+        """An accept for a seed whose main title is printed without its subtitle (``title_heads``):
+        as a field of its own, with the first author and a year near the seed's, and none of the
+        doubts the full title's decision reads (a sequel or date, another printing, a container,
+        another arXiv id, a title twin). None otherwise, and where the full title decides."""
+        seed, t = self.seeds[seed_i], self.thresholds
+        head = self.heads.heads[seed_i]
+        first = th.head_run(head, ref.words, ref.plain, ref.starts, ref.bounds, ref.colons)
+        if first is None or self.author_evidence(seed, ref, first) != "match":
+            return None
+        years = sorted(y for y in ref.years if ee.year_printed(seed.year, [y], t.late_years))
+        if not years or seed.info.arxiv_id in self.twins:
+            return None
+        entry = ref.entry
+        if entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like:
+            return None
+        full = self.score_pair(seed_i, "title", ref)
+        if full.band == "accept":
+            return None  # the whole title decides
+        last = first + len(head.split()) - 1
+        words = ref.words[first : last + 1]
+        if (
+            te.differing_marks(
+                _sequel_marks(seed.plain),
+                te.sequel_marks(words) | te.trailing_sequel(ref.words, ref.bounds, last),
+            )
+            - te.sequel_marks(head.split())
+            or ee.edition_doubts(head.split(), seed.year, ref.words, ref.years, [words], last, t.late_years)
+            or self._container_doubts(seed, ref, first, last, "match")
+        ):
+            return None
+        reason = (
+            f"the seed's main title printed as a field of its own, its subtitle left out; "
+            f"first author and year {years[0]} agree"
+        )
+        return Match(
+            seed.info.arxiv_id,
+            "title",
+            t.accept,
+            "accept",
+            full.title_score,
+            "match",
+            reason,
+            [reason],
+            first,
         )
 
     def resolve_list(
@@ -776,15 +868,26 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
+        for seed_i in self.heads.candidates(ref.wordset):
+            if not (exclude and self.seeds[seed_i].info.arxiv_id in exclude):
+                head = self._head_match(seed_i, ref)
+                if head is not None:
+                    out = [m for m in out if m.seed_id != head.seed_id] + [head]
         # Ties (two variant titles both lifted to the accept score) go to the closer title; then
         # to the title printed first: an entry prints its own title before its container's
         # ("Chapter. In Editors, Volume"), so a tie is never settled by the seeds' ids.
+        late = self.thresholds.late_years
         out.sort(
             key=lambda m: (
                 m.band != "accept",
                 -m.score,
                 -m.title_score,
                 m.at if m.at >= 0 else 1 << 30,
+                # Printed at the same place: the seed whose year is printed, then the longer
+                # title ("Der Codex Millenarius. Faksimilie-Ausgabe", 1974, over its head "Der
+                # Codex Millenarius", 1959): two printings of one title, the entry names one.
+                not ee.year_printed(self.seeds[self.by_id[m.seed_id]].year, ref.years, late),
+                -self.seeds[self.by_id[m.seed_id]].n_words,
                 m.seed_id,
             )
         )

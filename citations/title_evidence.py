@@ -325,11 +325,12 @@ def trailing_sequel(words: list[str], bounds: list[bool], last: int) -> set[str]
     if after and after[0].isdigit():
         if not bounds[last + 1] or not _YEAR_TOKEN.match(after[0]):
             return set()
-        if len(after) == 2 and after[1].isdigit():
-            return set()
+        if len(after) == 2 and (after[1].isdigit() or after[1] in _PAGE_MARKS):
+            return set()  # "... Papers 6 (1951), pp. 5-80": volume, year, pages
     return {nxt}
 
 
+_PAGE_MARKS = frozenset({"p", "pp", "pages", "page", "s", "col", "coll"})
 _CLOSES_A_CONTAINER = frozenset({"pages", "pp", "doi", "http", "https", "url"})
 
 
@@ -394,10 +395,14 @@ def prose_between_names_and(cased: list[str] | None, p: int) -> bool:
         and w.isalpha()
         and w not in _NAME_PARTICLES
         and w not in EDITOR_WORDS
+        and w not in _NAME_LINKS  # "Barozzi, N. e Berchet, G., a cura di": names, no prose
         and w != "in"
     ]
     return len(lower) >= 1
 
+
+# Words that join names in an author or editor list in the languages bibliographies print.
+_NAME_LINKS = frozenset({"e", "ed", "und", "y", "u", "alii", "altri"})
 
 # A title that reads as a venue: proceedings, a conference, a series ("Lecture Notes in ...").
 _VENUE_TITLE = re.compile(
@@ -427,7 +432,12 @@ def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first
         if bounds[i]:
             field = cased[start : i + 1]
             alpha = [w for w in field if w.isalpha()]
-            lower = [w for w in alpha if w[0].islower() and w.lower() not in _NAME_PARTICLES]
+            # "(a cura di)", "(eds.)": an editor mark, not prose.
+            lower = [
+                w
+                for w in alpha
+                if w[0].islower() and w.lower() not in _NAME_PARTICLES and w.lower() not in EDITOR_WORDS
+            ]
             if len(alpha) >= 3 and len(lower) >= 2:
                 return f"another title-like field comes first ('{' '.join(field[:6])}')"
             start = i + 1
@@ -468,11 +478,13 @@ def series_note(seed_words: list[str], words: list[str], raw: str, last: int) ->
     return f"the reference names volume {theirs} of this title (another volume of a series)"
 
 
-def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str, str]]:
+def extended_tokens(seed_words: list[str], printed: list[str], raw: str = "") -> list[tuple[str, str]]:
     """Short tokens of the seed printed as another token that one extends ("Iub" printed "Iu",
     "ID3" printed "ID"): (seed's, printed). A one-letter difference is a typo in a long word but
     another name in a short one (an interface, a protocol, a gene), so it must not pass as a
-    near-verbatim title. A plural "s" and stopwords are not counted."""
+    near-verbatim title. A plural "s" and stopwords are not counted, nor two conjunctions of one
+    language ("ed" for "e") or a word abbreviated with a period in ``raw`` (the reference as
+    printed: "sec." for "secolo", "ed." for "edition")."""
     from difflib import SequenceMatcher
 
     ours, theirs = set(seed_words), set(printed)
@@ -490,11 +502,23 @@ def extended_tokens(seed_words: list[str], printed: list[str]) -> list[tuple[str
         if (
             len(short) <= SHORT_TOKEN
             and short not in _FUNCTION_WORDS
+            and not (a in _CONJUNCTIONS and b in _CONJUNCTIONS)
             and long_.startswith(short)
             and long_[len(short) :] != "s"
+            and not (short == b and len(long_) - len(short) >= 2 and _abbreviation_in(short, raw))
         ):
             out.append((a, b))
     return out
+
+
+# Conjunctions and articles of the languages bibliographies print ("e"/"ed", "et", "und").
+_CONJUNCTION_TEXT = "and e ed et und y i o od oder ou"
+_CONJUNCTIONS = frozenset(_CONJUNCTION_TEXT.split())
+
+
+def _abbreviation_in(token: str, raw: str) -> bool:
+    """Whether ``raw`` prints ``token`` closed by a period ("sec.", "Ist."): an abbreviated word."""
+    return bool(raw) and re.search(rf"(?i)(?<![^\W\d_]){re.escape(token)}\.", raw) is not None
 
 
 SHORT_TOKEN = 4  # "Iub", "ID3", "RNA", "UMTS": names, not words a typo leaves recognisable
@@ -561,3 +585,40 @@ def name_prefix(
     if cased is not None and (not cased[p][:1].isupper() or (_is_initials(cased[p]) and len(cased[p]) <= 2)):
         return None  # lower case, or initials closing an author block ("Perkowski, M.: A New ...")
     return (cased or words)[p]
+
+
+def own_field_with_year(
+    seed_plain: str,
+    seed_year: int | None,
+    words: list[str],
+    bounds: list[bool],
+    years: list[int],
+    field: tuple[float, int, str],
+) -> str | None:
+    """Why a short seed title (1-2 words) of a seed without a first author (an anonymous work,
+    a catalogue: no author evidence can exist either way) may still be accepted, or None: printed word for word as a complete field of its own (a boundary or the
+    entry's start before it, a boundary or the end after it: "(1885), «Vecchie mura», Ateneo
+    veneto.") with the seed's own year printed. A short title inside a longer one, or printed
+    without the year, stays in review."""
+    score, start, span = field
+    if score < 100.0 or start < 0 or span != seed_plain or not seed_year or seed_year not in years:
+        return None
+    last = start + len(seed_plain.split()) - 1
+    before = start == 0 or bounds[start - 1]
+    after = last == len(words) - 1 or bounds[last]
+    if not (before and after):
+        return None
+    return f"a short title printed verbatim as a field of its own and the seed's year {seed_year} printed"
+
+
+def misread_numerals(seed_words: list[str], printed: list[str], marks: set[str]) -> set[str]:
+    """Of the sequel marks found on one side only, roman numerals the printed title has where
+    the seed title has the same word with "l" for "i" ("II tramonto" for "Il tramonto": OCR
+    reads a capital I for an l): one word misread, not a second volume."""
+    out = set()
+    for w in marks:
+        if (w in _SEQUEL_ROMAN or _ROMAN.match(w)) and w in printed and w not in seed_words:
+            misread = [s for s in seed_words if s != w and "l" in s and s.replace("l", "i") == w]
+            if any(s not in printed for s in misread):
+                out.add(w)
+    return out

@@ -36,8 +36,9 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import author_evidence as ae
 from reflong.citations import title_evidence as te
-from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
+from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, find_years, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
@@ -163,6 +164,7 @@ class _Ref:
     wordset: frozenset[str] = frozenset()
     ditto: bool = False  # the author block is a ditto dash ("———. Title"): same as the entry before
     inherited: tuple[str, ...] = ()  # for a ditto, the authors of the nearest earlier entry naming any
+    dash_at: int = -1  # the title's first word after a name glued to it by a dash (``author_evidence``)
     _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
@@ -188,13 +190,15 @@ class _Ref:
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
+        entry, dash_at = ae.unglue_name_dash(entry)  # "Michael Greenhalgh-The discovery of ..."
         words, bounds = words_with_boundaries(entry.raw)
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
         # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
         # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
         wordset = frozenset(words).union(glued)
-        return cls(entry, words, bounds, " ".join(words), starts, find_years(entry.raw), wordset)
+        years = find_years(entry.raw)
+        return cls(entry, words, bounds, " ".join(words), starts, years, wordset, dash_at=dash_at)
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -229,11 +233,7 @@ _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
-    if not name:
-        return "", ""
-    phrase = norm(name)
-    parts = phrase.split()
-    return phrase, (parts[-1] if parts and len(parts[-1]) >= 2 else "")
+    return ae.author_keys(name)  # one letter or a particle ("M", "di)") is no key
 
 
 class SeedIndex:
@@ -390,6 +390,8 @@ class SeedIndex:
                     before = "an author block closed by a colon"
                 if before is None:
                     before = te.name_block_before(run_case, ref.bounds, run.first, seed.author_last)
+                if before is None:
+                    before = ae.own_block_before(ref.words, ref.cased, ref.colons, ref.bounds, run.first)
                 name = None
                 if before is None and run.score == 100.0:
                     name = te.name_prefix(ref.words, ref.cased, ref.colons, ref.bounds, run.first)
@@ -460,18 +462,21 @@ class SeedIndex:
         a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
         if first > 0 and self._chapter(seed, ref, first):
             return [te.CONTAINER_NOTE]
+        field_first = first
+        while field_first > 0 and not ref.bounds[field_first - 1]:
+            field_first -= 1
+        # The entry's own editors or authors, read from its start ("R. Polacco (a cura di), Title").
+        block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, field_first)
+        k = block[0] if block and ref.cased else 0  # no title-like field inside the author block
         e = te.editors_at(ref.words, ref.bounds, first, last)
-        if e is not None and te.prose_between_names_and(ref.cased, e):
+        if e is not None and k != field_first and te.prose_between_names_and(ref.cased, e):
             return [
                 "the seed title is printed as an edited volume (editors next to it) after a title of the entry's own"
             ]
         if seed.author_phrase and author != "mismatch":
             return []
         why = "seed has no author to check" if not seed.author_phrase else "first author not named"
-        field_first = first
-        while field_first > 0 and not ref.bounds[field_first - 1]:
-            field_first -= 1
-        earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+        earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
@@ -494,8 +499,12 @@ class SeedIndex:
         return te.prose_between_names_and(ref.cased, p)
 
     @staticmethod
-    def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
-        return SeedIndex._names(seed.author_phrase, seed.author_last, ref, title_start)
+    def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> ae.FirstAuthor:
+        """The first-author verdict and its reason, read where the author is printed
+        (``author_evidence``: a title printed first, "Id.", "AA. VV.", editors after the title)."""
+        return ae.first_author(
+            seed.author_phrase, seed.author_last, ref.words, ref.bounds, title_start, ref.dash_at, seed.plain
+        )
 
     @staticmethod
     def _ditto_author(seed: _Seed, ref: _Ref, title_start: int, author: str, notes: list[str]) -> str:
@@ -533,20 +542,7 @@ class SeedIndex:
     @staticmethod
     def _names(phrase: str, last: str, ref: _Ref, title_start: int) -> str:
         """Whether the reference's author block (the words before its title) names this author."""
-        if not phrase:
-            return "unknown"
-        region = ref.words[:title_start] if title_start > 0 else ref.words
-        if not region:
-            return "unknown"
-        text = " " + " ".join(region) + " "
-        if f" {phrase} " in text or (last and f" {last} " in text):
-            return "match"
-        # Squashed compare for hyphenated or spaced names ("DeepSeek-AI", "van den Oord").
-        squashed = phrase.replace(" ", "")
-        if len(squashed) >= 4 and squashed in text.replace(" ", ""):
-            return "match"
-        # Names present (any word with letters) but not the seed's first author.
-        return "mismatch" if any(w.isalpha() and len(w) > 1 for w in region) else "unknown"
+        return ae.legacy_verdict(phrase, last, ref.words, title_start)
 
     # --- decision ---------------------------------------------------------------------------
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
@@ -555,8 +551,9 @@ class SeedIndex:
         field = self._title_field(seed, ref)
         lay = self.layout(seed, ref, field)
         title_score, start = lay.score, lay.start
-        author = self.author_evidence(seed, ref, start)
-        notes: list[str] = list(lay.notes)
+        found = self.author_evidence(seed, ref, start)
+        author = found.verdict
+        notes: list[str] = list(lay.notes) + ([found.note] if found.note else [])
         ditto_short = None
         if ref.ditto:
             author = self._ditto_author(seed, ref, start, author, notes)
@@ -757,7 +754,7 @@ class SeedIndex:
             arxiv_id, version = find_arxiv_id(entry)
             entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
-        if is_ditto(entry.raw):
+        if same_author_as_before(entry.raw):
             ref.ditto, ref.inherited = True, tuple(inherited or ())
         split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
         if split:
@@ -778,6 +775,7 @@ class SeedIndex:
                 -m.score,
                 -m.title_score,
                 m.at if m.at >= 0 else 1 << 30,
+                -len(self.seeds[self.by_id[m.seed_id]].plain),  # the longer title printed in full
                 m.seed_id,
             )
         )

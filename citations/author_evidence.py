@@ -22,7 +22,7 @@ short title out of accept), while the evidence it reads is no evidence at all:
   di, Calendar of ...", "Elena Bassi et alii (a cura di), Trattati ..."): a volume cited as a
   whole, not a container after a chapter title of the entry's own (``editors_head_entry``);
 - seed authors that are no names ("M", "di)", "ed": a parse of "V. M." or "(a cura di)"): such a
-  key matched any initial and was no evidence either way (``author_keys``).
+  key matched any initial and was no evidence either way (``author_keys``); "Du" or "Le" stay names.
 
 Evidence stays where the author is printed: the seed's first-author surname must stand in the
 author block (or, for an entry whose block names nobody, in the editor phrase after the title),
@@ -38,12 +38,9 @@ from dataclasses import dataclass, replace
 from reflong.citations.entry_parse import ParsedEntry
 from reflong.citations.normalize import norm, words_with_boundaries
 
-# Words a parse can leave as a "first author" that name nobody: particles, conjunctions and the
-# editor phrase ("a cura di", "ed.", "hrsg."), in the languages of the sets.
-_NOT_NAMES_TEXT = (
-    "a e ed eds edd et al and und y di da de del della dal van von der den la le du cura hrsg hg "
-    "dir by id idem ead eadem aa vv"
-)
+# Words a parse can leave as a "first author" that name nobody: editor phrases ("a cura di",
+# "ed.", "hrsg."), "Id.", "AA. VV.", conjunctions. Not particles: "Du", "Le", "Da" are surnames too.
+_NOT_NAMES_TEXT = "ed eds edd cura hrsg hg id idem ead eadem aa vv et al and und"
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 # "Id." / "Idem" / "Ead." / "Eadem": the author of the entry before (not "Ibid.": the same work).
 IDEM = frozenset({"id", "idem", "ead", "eadem"})
@@ -69,13 +66,16 @@ _CONJUNCTIONS = frozenset({"and", "e", "et", "und", "y", "&"})
 
 def author_keys(name: str | None) -> tuple[str, str]:
     """The seed's first author as (normalised phrase, surname key), or ("", "") when it names
-    nobody: one letter ("M" from "V. M."), or only particles and editor words ("di)" from "(a cura
-    di)", "ed"). Such a key matched any initial or particle in a string: no evidence either way."""
+    nobody: one letter ("M" from "V. M."), only editor words or conjunctions ("ed", "cura"), or a
+    bracketed word of two letters ("di)" from "(a cura di)"). Such a key matched any initial or
+    particle in a string: no evidence either way. "Du", "Le" or "Da" alone stay surnames."""
     if not name:
         return "", ""
     phrase = norm(name)
     parts = phrase.split()
-    if not parts or all(len(p) < 2 or p in _NOT_NAMES for p in parts):
+    # "di)" is what a parse of "(a cura di)" leaves: a bracket on a word of two letters.
+    bracketed = len(phrase) <= 2 and any(c in name for c in "()[]")
+    if not parts or bracketed or all(len(p) < 2 or p in _NOT_NAMES for p in parts):
         return "", ""
     return phrase, (parts[-1] if len(parts[-1]) >= 2 else "")
 

@@ -466,10 +466,12 @@ class SeedIndex:
         while field_first > 0 and not ref.bounds[field_first - 1]:
             field_first -= 1
         # The entry's own editors or authors, read from its start ("R. Polacco (a cura di), Title").
-        block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, field_first)
+        block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, first + 2)
         k = block[0] if block and ref.cased else 0  # no title-like field inside the author block
+        heads = field_first <= k <= first + 1  # up to the title (an alignment may start a word early)
+        k = field_first if heads else min(k, field_first)
         e = te.editors_at(ref.words, ref.bounds, first, last)
-        if e is not None and k != field_first and te.prose_between_names_and(ref.cased, e):
+        if e is not None and not heads and te.prose_between_names_and(ref.cased, e):
             return [
                 "the seed title is printed as an edited volume (editors next to it) after a title of the entry's own"
             ]

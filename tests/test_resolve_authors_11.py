@@ -218,7 +218,13 @@ def test_surnames_then_initials_closed_by_a_colon_are_an_author_block(raw, seed)
 
 @pytest.mark.parametrize(
     ("name", "keys"),
-    [("M", ("", "")), ("di)", ("", "")), ("ed", ("", "")), ("Da Mosto", ("da mosto", "mosto"))],
+    [
+        ("M", ("", "")),
+        ("di)", ("", "")),
+        ("ed", ("", "")),
+        ("Da Mosto", ("da mosto", "mosto")),
+        ("Du", ("du", "du")),
+    ],
 )
 def test_a_seed_author_of_one_letter_or_a_particle_is_no_key(name, keys):
     assert author_keys(name) == keys

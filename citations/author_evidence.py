@@ -220,6 +220,18 @@ def first_author(
     return verdict if verdict.verdict != old else FirstAuthor(old)
 
 
+def no_author_short_title(year: int | None) -> str:
+    """The reason a short title (1-3 words) of a seed that names no first author is accepted:
+    printed word for word as a complete field of its own, with the seed's own year printed
+    (``SeedIndex._ditto_short_title``, the evidence an unresolved ditto needs). Without a seed
+    author nothing else can vouch for "Venera intabarrata" (1911) or "Stile 1200" (1980); a
+    person would check exactly this."""
+    return (
+        "the seed names no first author; the short title printed verbatim as a field of its own "
+        f"and the seed's year {year} printed"
+    )
+
+
 # --- a name glued to the title by a dash ------------------------------------------------------
 
 _PARTICLE = r"(?:di|da|de|del|della|dal|van|von|der|den|le|la|du)"

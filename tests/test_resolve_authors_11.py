@@ -244,3 +244,31 @@ def test_a_longer_seed_title_printed_in_full_wins_a_tie_with_its_head():
     )
     m = _best(raw, LANE, full)
     assert (m.seed_id, m.band) == ("w01767", "accept"), m.reason
+
+
+# --- short titles of seeds that name no first author -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "seed"),
+    [
+        (
+            "ANGELI, D., Venera intabarrata, in “Giornale dltaia”, 15 dicembre 1911.",
+            SeedTitle("w02006", "Venera intabarrata", "1911-01-01", None),
+        ),
+        (
+            "L. GRODECKI, Stile 1200, in Encyclopaedia Universalis, II, 1980, p. 1337.",
+            SeedTitle("w01714", "Stile 1200", "1980-01-01", None),
+        ),
+    ],
+)
+def test_a_short_title_of_a_seed_without_author_is_accepted_as_its_own_field_with_the_year(raw, seed):
+    m = _best(raw, seed)
+    assert m.band == "accept", m.reason
+    assert "the seed names no first author" in m.reason
+
+
+def test_without_the_seeds_year_a_short_title_of_a_seed_without_author_stays_in_review():
+    # Guard: "Venera intabarrata" printed as its own field, but 1913 is not the seed's year.
+    raw = "ANGELI, D., Venera intabarrata, in “Giornale dltaia”, 15 dicembre 1913."
+    assert _best(raw, SeedTitle("w02006", "Venera intabarrata", "1911-01-01", None)).band == "review"

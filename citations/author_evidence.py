@@ -187,7 +187,7 @@ def first_author(
     if title_start == 0 and not _opens_with(words, title.split()):
         return FirstAuthor(old)
     dash = (
-        "; the author's name glued to the title by a dash read as a field boundary"
+        "; the author's name run into the title (a dash, an opening quote) read as a field boundary"
         if dash_at == title_start and dash_at > 0
         else ""
     )
@@ -246,11 +246,20 @@ _NAME_DASH = re.compile(
 )
 
 
+# "Toumay, Petra ‘Challenging Shakespeare’.": "Surname, Given" with no period before a title in
+# single quotes (normalising deletes the quote, so nothing else separates the name from the title).
+_NAME_QUOTE = re.compile(
+    r"^(\s*(?:\[\d{1,4}\]\s*|\d{1,4}\.\s+)?[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?,"
+    r"(?:\s+[A-ZÀ-Þ][^\W\d_]*\.?){0,2}\s+[A-ZÀ-Þ][^\W\d_]+)\s+(?=[‘'][A-ZÀ-Þ])"
+)
+
+
 def unglue_name_dash(entry: ParsedEntry) -> tuple[ParsedEntry, int]:
     """The entry with an author name glued to its title by a dash ("Michael Greenhalgh-The
-    discovery of ...") read as "Michael Greenhalgh, The discovery of ...", and the word where the
-    title then starts; the entry unchanged and -1 when the string has no such dash."""
-    found = _NAME_DASH.match(entry.raw)
+    discovery of ...") read as "Michael Greenhalgh, The discovery of ...", or run into a title in
+    single quotes ("Toumay, Petra ‘Challenging ...") read as "Toumay, Petra, ‘Challenging ...",
+    and the word where the title then starts; the entry unchanged and -1 when it has neither."""
+    found = _NAME_DASH.match(entry.raw) or _NAME_QUOTE.match(entry.raw)
     if found is None:
         return entry, -1
     head = found.group(1)
@@ -265,7 +274,7 @@ _EDITOR_MARKS = frozenset(
 )
 _EDITOR_PHRASE_WORDS = _EDITOR_MARKS | {"a", "di", "by", "edited", "v", "von"}
 EDITORS_NOTE = "editors heading the entry (its own author block)"
-INITIALS_NOTE = "an author block in surname-initials order closed by a colon"
+INITIALS_NOTE = "an author block in surname-initials order closed by a colon or a comma"
 _MAX_INITIALS = 3
 _MAX_SURNAME_WORDS = 3
 

@@ -50,7 +50,7 @@ def test_a_name_glued_to_the_title_by_a_dash_ends_the_author_block(raw, seed):
     m = _best(raw, seed)
     assert (m.seed_id, m.band, m.author) == (seed.arxiv_id, "accept", "match"), m.reason
     assert m.title_score == 100.0
-    assert "glued to the title by a dash" in m.reason
+    assert "run into the title (a dash, an opening quote)" in m.reason
 
 
 @pytest.mark.parametrize(
@@ -105,6 +105,15 @@ def test_editors_heading_the_entry_are_its_author_block_not_a_container(raw, see
     m = _best(raw, seed)
     assert (m.seed_id, m.band) == (seed.arxiv_id, "accept"), m.reason
     assert "edited volume" not in m.reason and "title-like field" not in m.reason
+
+
+def test_a_name_run_into_a_title_in_single_quotes_ends_the_author_block():
+    raw = (
+        "Toumay, Petra ‘Challenging Shakespeare’. In Refracting the Canon in Contemporary British "
+        "Literature and Film, ed. Susan Onega and Christian Gutleben. Amsterdam: Rodopi, 2004."
+    )
+    m = _best(raw, SeedTitle("w00218", "Challenging Shakespeare", "2004-01-01", "Toumay"))
+    assert (m.band, m.author, m.title_score) == ("accept", "match", 100.0), m.reason
 
 
 def test_a_chapter_is_still_kept_from_its_edited_volume():

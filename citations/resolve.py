@@ -164,7 +164,7 @@ class _Ref:
     wordset: frozenset[str] = frozenset()
     ditto: bool = False  # the author block is a ditto dash ("———. Title"): same as the entry before
     inherited: tuple[str, ...] = ()  # for a ditto, the authors of the nearest earlier entry naming any
-    dash_at: int = -1  # the title's first word after a name glued to it by a dash (``author_evidence``)
+    dash_at: int = -1  # where the title starts after a name run into it (``author_evidence``)
     _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
@@ -233,7 +233,7 @@ _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
-    return ae.author_keys(name)  # one letter or a particle ("M", "di)") is no key
+    return ae.author_keys(name)  # one letter or an editor word ("M", "di)") is no key
 
 
 class SeedIndex:

@@ -3,7 +3,7 @@
 Why a module of its own: humanities styles (Chicago, MLA) replace a repeated author block by a
 dash, so the entry itself names nobody and the resolver's first-author check has nothing to
 read. The authors are those of the nearest earlier entry of the same reference list that names
-any; this module finds the dash and that entry, for every path that resolves a list in order
+any; this module finds the dash (or its form in words, "Id." / "Idem" / "Ead.") and that entry, for every path that resolves a list in order
 (``resolve_stage``, ``match``, assembly's re-check of a final text).
 """
 
@@ -21,6 +21,12 @@ _DITTO = re.compile(
     r"^\s*(?:\[\s*\d{1,4}\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)]\s)?\s*"
     r"(?:[\u2e3a\u2e3b]+|(?:[\u2014\u2015\u2013\u2012\u2010\u2212_-]\s?){2,})\s*(?=[.,:;(]|\s|$)"
 )
+# "Id." / "Idem" / "Ead." / "Eadem" (Latin "the same"), then a comma or period: the ditto in words
+# of Italian and other humanities bibliographies ("Id., Venezia nel Cinquecento, ..."). Not
+# "Ibid." (the same work, not the same author).
+_IDEM = re.compile(
+    r"^\s*(?:\[\s*\d{1,4}\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)]\s)?\s*(?:Id|Ead|Idem|Eadem|IDEM)\.?\s*[,.:;]"
+)
 _DASHES_ONLY = re.compile(r"^[\s\u2e3a\u2e3b\u2014\u2015\u2013\u2012\u2010\u2212_.,:;-]*$")
 
 DITTO_NOTE = "authors from the entry before (ditto)"
@@ -29,6 +35,17 @@ DITTO_NOTE = "authors from the entry before (ditto)"
 def is_ditto(raw: str) -> bool:
     """Whether the entry's author block is a ditto dash (same authors as the entry before)."""
     return bool(_DITTO.match(raw))
+
+
+def is_idem(raw: str) -> bool:
+    """Whether the entry's author block is "Id." / "Idem" / "Ead." (the author of the entry before)."""
+    return bool(_IDEM.match(raw))
+
+
+def same_author_as_before(raw: str) -> bool:
+    """Whether the entry prints "the same author(s) as the entry before" (a ditto dash or "Id.")
+    instead of names. The splitter reads only dashes (``is_ditto``) as entry starts."""
+    return is_ditto(raw) or is_idem(raw)
 
 
 def _authors(entry: ParsedEntry | str) -> list[str]:
@@ -51,7 +68,7 @@ def inherited_authors(entries: Sequence[ParsedEntry | str]) -> list[tuple[str, .
     cache: dict[int, list[str]] = {}  # a run of dittos reads the same earlier entries once
     for i, entry in enumerate(entries):
         raw = entry if isinstance(entry, str) else entry.raw
-        if not is_ditto(raw):
+        if not same_author_as_before(raw):
             out.append(None)
             named.append(i)
             continue

@@ -36,10 +36,11 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import author_evidence as ae
 from reflong.citations import edition_evidence as ee
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
-from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
+from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
@@ -184,6 +185,7 @@ class _Ref:
     wordset: frozenset[str] = frozenset()
     ditto: bool = False  # the author block is a ditto dash ("———. Title"): same as the entry before
     inherited: tuple[str, ...] = ()  # for a ditto, the authors of the nearest earlier entry naming any
+    dash_at: int = -1  # where the title starts after a name run into it (``author_evidence``)
     _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
@@ -209,6 +211,7 @@ class _Ref:
 
     @classmethod
     def of(cls, entry: ParsedEntry) -> _Ref:
+        entry, dash_at = ae.unglue_name_dash(entry)  # "Michael Greenhalgh-The discovery of ..."
         words, bounds = words_with_boundaries(entry.raw)
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
         # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
@@ -216,7 +219,7 @@ class _Ref:
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
         wordset = frozenset(words).union(glued)
         years = ee.printed_years(entry.raw)  # years before 1900 too, where no modern one is printed
-        return cls(entry, words, bounds, " ".join(words), starts, years, wordset)
+        return cls(entry, words, bounds, " ".join(words), starts, years, wordset, dash_at=dash_at)
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -251,11 +254,7 @@ _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not
 
 
 def _author_keys(name: str | None) -> tuple[str, str]:
-    if not name:
-        return "", ""
-    phrase = norm(name)
-    parts = phrase.split()
-    return phrase, (parts[-1] if parts and len(parts[-1]) >= 2 else "")
+    return ae.author_keys(name)  # one letter or an editor word ("M", "di)") is no key
 
 
 class SeedIndex:
@@ -414,6 +413,8 @@ class SeedIndex:
                     before = "an author block closed by a colon"
                 if before is None:
                     before = te.name_block_before(run_case, ref.bounds, run.first, seed.author_last)
+                if before is None:
+                    before = ae.own_block_before(ref.words, ref.cased, ref.colons, ref.bounds, run.first)
                 name = None
                 if before is None and run.score == 100.0:
                     name = te.name_prefix(ref.words, ref.cased, ref.colons, ref.bounds, run.first)
@@ -484,18 +485,23 @@ class SeedIndex:
         a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
         if first > 0 and self._chapter(seed, ref, first):
             return [te.CONTAINER_NOTE]
+        field_first = first
+        while field_first > 0 and not ref.bounds[field_first - 1]:
+            field_first -= 1
+        # The entry's own editors or authors, read from its start ("R. Polacco (a cura di), Title").
+        block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, first + 2)
+        k = block[0] if block and ref.cased else 0  # no title-like field inside the author block
+        heads = field_first <= k <= first + 1  # up to the title (an alignment may start a word early)
+        k = field_first if heads else min(k, field_first)
         e = te.editors_at(ref.words, ref.bounds, first, last)
-        if e is not None and te.prose_between_names_and(ref.cased, e):
+        if e is not None and not heads and te.prose_between_names_and(ref.cased, e):
             return [
                 "the seed title is printed as an edited volume (editors next to it) after a title of the entry's own"
             ]
         if seed.author_phrase and author != "mismatch":
             return []
         why = "seed has no author to check" if not seed.author_phrase else "first author not named"
-        field_first = first
-        while field_first > 0 and not ref.bounds[field_first - 1]:
-            field_first -= 1
-        earlier = te.earlier_title_field(ref.cased, ref.bounds, field_first)
+        earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
@@ -518,8 +524,12 @@ class SeedIndex:
         return te.prose_between_names_and(ref.cased, p)
 
     @staticmethod
-    def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> str:
-        return SeedIndex._names(seed.author_phrase, seed.author_last, ref, title_start)
+    def author_evidence(seed: _Seed, ref: _Ref, title_start: int) -> ae.FirstAuthor:
+        """The first-author verdict and its reason, read where the author is printed
+        (``author_evidence``: a title printed first, "Id.", "AA. VV.", editors after the title)."""
+        return ae.first_author(
+            seed.author_phrase, seed.author_last, ref.words, ref.bounds, title_start, ref.dash_at, seed.plain
+        )
 
     @staticmethod
     def _ditto_author(seed: _Seed, ref: _Ref, title_start: int, author: str, notes: list[str]) -> str:
@@ -557,20 +567,7 @@ class SeedIndex:
     @staticmethod
     def _names(phrase: str, last: str, ref: _Ref, title_start: int) -> str:
         """Whether the reference's author block (the words before its title) names this author."""
-        if not phrase:
-            return "unknown"
-        region = ref.words[:title_start] if title_start > 0 else ref.words
-        if not region:
-            return "unknown"
-        text = " " + " ".join(region) + " "
-        if f" {phrase} " in text or (last and f" {last} " in text):
-            return "match"
-        # Squashed compare for hyphenated or spaced names ("DeepSeek-AI", "van den Oord").
-        squashed = phrase.replace(" ", "")
-        if len(squashed) >= 4 and squashed in text.replace(" ", ""):
-            return "match"
-        # Names present (any word with letters) but not the seed's first author.
-        return "mismatch" if any(w.isalpha() and len(w) > 1 for w in region) else "unknown"
+        return ae.legacy_verdict(phrase, last, ref.words, title_start)
 
     # --- decision ---------------------------------------------------------------------------
     def score_pair(self, seed_i: int, method: str, ref: _Ref) -> Match:
@@ -579,8 +576,9 @@ class SeedIndex:
         field = self._title_field(seed, ref)
         lay = self.layout(seed, ref, field)
         title_score, start = lay.score, lay.start
-        author = self.author_evidence(seed, ref, start)
-        notes: list[str] = list(lay.notes)
+        found = self.author_evidence(seed, ref, start)
+        author = found.verdict
+        notes: list[str] = list(lay.notes) + ([found.note] if found.note else [])
         ditto_short = None
         if ref.ditto:
             author = self._ditto_author(seed, ref, start, author, notes)
@@ -588,6 +586,10 @@ class SeedIndex:
                 ditto_short = self._ditto_short_title(seed, ref, field)
                 if ditto_short:
                     notes.append(ditto_short)
+        elif not seed.author_phrase and self._ditto_short_title(seed, ref, field):
+            # No author to look for: the same strong layout a ditto without authors needs.
+            ditto_short = ae.no_author_short_title(seed.year)
+            notes.append(ditto_short)
         year_agrees = bool(seed.year) and any(
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years
@@ -713,16 +715,10 @@ class SeedIndex:
             else:
                 score -= 5.0
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
-            own = (
-                None  # a seed with a first author waits for it ("Stephen Hero. London, 1956.")
-                if seed.author_phrase
-                else te.own_field_with_year(
-                    seed.plain, seed.year, ref.words, ref.bounds, ref.years, field[:3]
-                )
-            )
-            notes.append(own or "short title without author evidence")
-            if not own:
-                score = min(score, t.accept - 0.01)
+            # A seed with no author was given its chance above (``no_author_short_title``); one
+            # with a first author waits for it ("Stephen Hero. London, 1956.").
+            notes.append("short title without author evidence")
+            score = min(score, t.accept - 0.01)
         if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
             twins = self.twins[seed.info.arxiv_id]
             named = [tid for tid, phrase, last in twins if self._names(phrase, last, ref, start) == "match"]
@@ -791,7 +787,7 @@ class SeedIndex:
         seed, t = self.seeds[seed_i], self.thresholds
         head = self.heads.heads[seed_i]
         first = th.head_run(head, ref.words, ref.plain, ref.starts, ref.bounds, ref.colons)
-        if first is None or self.author_evidence(seed, ref, first) != "match":
+        if first is None or self.author_evidence(seed, ref, first).verdict != "match":
             return None
         years = sorted(y for y in ref.years if ee.year_printed(seed.year, [y], t.late_years))
         if not years or seed.info.arxiv_id in self.twins:
@@ -856,7 +852,7 @@ class SeedIndex:
             arxiv_id, version = find_arxiv_id(entry)
             entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
         ref = _Ref.of(entry)
-        if is_ditto(entry.raw):
+        if same_author_as_before(entry.raw):
             ref.ditto, ref.inherited = True, tuple(inherited or ())
         split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
         if split:
@@ -888,6 +884,7 @@ class SeedIndex:
                 # Codex Millenarius", 1959): two printings of one title, the entry names one.
                 not ee.year_printed(self.seeds[self.by_id[m.seed_id]].year, ref.years, late),
                 -self.seeds[self.by_id[m.seed_id]].n_words,
+                -len(self.seeds[self.by_id[m.seed_id]].plain),  # the longer title printed in full
                 m.seed_id,
             )
         )

@@ -26,11 +26,13 @@ from reflong.db.audits import Audit, EdgeKey, apply_verdicts, effective_band, re
 
 PAPERS = ("1810.04805", "2004.07180", "2109.08668", "2203.14465", "2205.14135", "2212.08410")
 # Real-world mistakes the resolver must not simply accept (cf. issue 4): an arXiv id copied onto
-# the wrong work, and a title with a typo and no other evidence.
+# the wrong work, and a title with typos and a word added and no other evidence (accepted on the
+# title alone, under the queue's confidence). Two one-letter typos alone score 97.7 since a title
+# printed first no longer reads its own words as "another author" (author_evidence, resolve-11).
 EXTRA = {
     "2004.07180": [
         "P. Smith and Q. Jones. Graph kernels for molecules revisited. arXiv preprint arXiv:1706.03762.",
-        "Deep residual learnin for image recogniton. 2016.",
+        "Deep residual learnin for image recogntion tasks. 2016.",
     ]
 }
 

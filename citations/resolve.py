@@ -565,8 +565,9 @@ class SeedIndex:
                     notes.append(ditto_short)
         elif not seed.author_phrase and self._ditto_short_title(seed, ref, field):
             # No author to look for: the same strong layout a ditto without authors needs.
-            ditto_short = ae.no_author_short_title(seed.year)
-            notes.append(ditto_short)
+            ditto_short = ae.no_author_short_title(ref.words, start, seed.year)
+            if ditto_short:
+                notes.append(ditto_short)
         year_agrees = bool(seed.year) and any(
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years

@@ -274,7 +274,16 @@ def test_a_longer_seed_title_printed_in_full_wins_a_tie_with_its_head():
 def test_a_short_title_of_a_seed_without_author_is_accepted_as_its_own_field_with_the_year(raw, seed):
     m = _best(raw, seed)
     assert m.band == "accept", m.reason
-    assert "the seed names no first author" in m.reason
+    assert "the seed names no first author, the entry does" in m.reason
+
+
+def test_an_entry_printing_no_author_keeps_its_short_title_in_review():
+    # Guard (resolve-10's rule): no author on either side, only title and year.
+    m = _best(
+        "Pacta veneta, in «Archivio veneto», serie v, voi. in, 1928.",
+        SeedTitle("w01455", "Pacta veneta", "1928-01-01", None),
+    )
+    assert m.band == "review", m.reason
 
 
 def test_without_the_seeds_year_a_short_title_of_a_seed_without_author_stays_in_review():

@@ -220,15 +220,20 @@ def first_author(
     return verdict if verdict.verdict != old else FirstAuthor(old)
 
 
-def no_author_short_title(year: int | None) -> str:
-    """The reason a short title (1-3 words) of a seed that names no first author is accepted:
-    printed word for word as a complete field of its own, with the seed's own year printed
-    (``SeedIndex._ditto_short_title``, the evidence an unresolved ditto needs). Without a seed
-    author nothing else can vouch for "Venera intabarrata" (1911) or "Stile 1200" (1980); a
-    person would check exactly this."""
+def no_author_short_title(words: list[str], title_start: int, year: int | None) -> str | None:
+    """The reason a short title (1-3 words, ``SeedIndex._ditto_short_title`` checked the layout:
+    printed word for word as a complete field of its own, the seed's own year printed) of a seed
+    that names no first author is accepted, or None: only when the entry prints an author
+    statement before the title (a name, "Id.", "AA. VV."). Then the missing author is the
+    seed's (a catalogue that dropped "ANGELI, D." for "Venera intabarrata", 1911), not the
+    entry's: an entry that prints no author at all ("Stephen Hero. London: Cape, 1956.") keeps
+    the resolve-10 rule, review."""
+    block = words[:title_start] if title_start > 0 else []
+    if not any(w.isalpha() and len(w) > 1 for w in block):
+        return None
     return (
-        "the seed names no first author; the short title printed verbatim as a field of its own "
-        f"and the seed's year {year} printed"
+        "the seed names no first author, the entry does; the short title printed verbatim as a "
+        f"field of its own and the seed's year {year} printed"
     )
 
 

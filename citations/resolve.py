@@ -588,8 +588,9 @@ class SeedIndex:
                     notes.append(ditto_short)
         elif not seed.author_phrase and self._ditto_short_title(seed, ref, field):
             # No author to look for: the same strong layout a ditto without authors needs.
-            ditto_short = ae.no_author_short_title(seed.year)
-            notes.append(ditto_short)
+            ditto_short = ae.no_author_short_title(ref.words, start, seed.year)
+            if ditto_short:
+                notes.append(ditto_short)
         year_agrees = bool(seed.year) and any(
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years
@@ -715,10 +716,19 @@ class SeedIndex:
             else:
                 score -= 5.0
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
-            # A seed with no author was given its chance above (``no_author_short_title``); one
-            # with a first author waits for it ("Stephen Hero. London, 1956.").
-            notes.append("short title without author evidence")
-            score = min(score, t.accept - 0.01)
+            # An entry that prints no author either: a seed without one may still be accepted on
+            # its own field and year (``own_field_with_year``); one with a first author waits
+            # for it ("Stephen Hero. London, 1956.").
+            own = (
+                None
+                if seed.author_phrase
+                else te.own_field_with_year(
+                    seed.plain, seed.year, ref.words, ref.bounds, ref.years, field[:3]
+                )
+            )
+            notes.append(own or "short title without author evidence")
+            if not own:
+                score = min(score, t.accept - 0.01)
         if author != "match" and seed.info.arxiv_id in self.twins and title_score >= t.review:
             twins = self.twins[seed.info.arxiv_id]
             named = [tid for tid, phrase, last in twins if self._names(phrase, last, ref, start) == "match"]

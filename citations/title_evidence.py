@@ -587,6 +587,30 @@ def name_prefix(
     return (cased or words)[p]
 
 
+def own_field_with_year(
+    seed_plain: str,
+    seed_year: int | None,
+    words: list[str],
+    bounds: list[bool],
+    years: list[int],
+    field: tuple[float, int, str],
+) -> str | None:
+    """Why a short seed title (1-2 words) of a seed without a first author (an anonymous work,
+    a catalogue: no author evidence can exist either way) may still be accepted, or None: printed word for word as a complete field of its own (a boundary or the
+    entry's start before it, a boundary or the end after it: "(1885), «Vecchie mura», Ateneo
+    veneto.") with the seed's own year printed. A short title inside a longer one, or printed
+    without the year, stays in review."""
+    score, start, span = field
+    if score < 100.0 or start < 0 or span != seed_plain or not seed_year or seed_year not in years:
+        return None
+    last = start + len(seed_plain.split()) - 1
+    before = start == 0 or bounds[start - 1]
+    after = last == len(words) - 1 or bounds[last]
+    if not (before and after):
+        return None
+    return f"a short title printed verbatim as a field of its own and the seed's year {seed_year} printed"
+
+
 def misread_numerals(seed_words: list[str], printed: list[str], marks: set[str]) -> set[str]:
     """Of the sequel marks found on one side only, roman numerals the printed title has where
     the seed title has the same word with "l" for "i" ("II tramonto" for "Il tramonto": OCR

@@ -274,7 +274,18 @@ def test_a_longer_seed_title_printed_in_full_wins_a_tie_with_its_head():
 def test_a_short_title_of_a_seed_without_author_is_accepted_as_its_own_field_with_the_year(raw, seed):
     m = _best(raw, seed)
     assert m.band == "accept", m.reason
-    assert "the seed names no first author" in m.reason
+    assert "the seed names no first author, the entry does" in m.reason
+
+
+def test_an_entry_printing_no_author_needs_the_title_side_rule_for_its_short_title():
+    # No author on either side, only title and year: the title side's own-field-and-year rule
+    # (title_evidence.own_field_with_year) decides, and the gold agrees (f00835 cites w01455).
+    # A seed that names a first author still waits for it.
+    raw = "Pacta veneta, in «Archivio veneto», serie v, voi. in, 1928."
+    m = _best(raw, SeedTitle("w01455", "Pacta veneta", "1928-01-01", None))
+    assert m.band == "accept" and "the seed names no first author, the entry does" not in m.reason, m.reason
+    assert "a short title printed verbatim as a field of its own and the seed's year 1928" in m.reason
+    assert _best(raw, SeedTitle("w01455", "Pacta veneta", "1928-01-01", "Cessi")).band == "review"
 
 
 def test_without_the_seeds_year_a_short_title_of_a_seed_without_author_stays_in_review():

@@ -179,10 +179,7 @@ def test_a_short_title_as_a_field_of_its_own_with_the_seeds_year_is_accepted_wit
     seed = SeedTitle("w01997", "Vecchie mura", "1885-01-01", None)
     m = _best(seed, "(1885), «Vecchie mura», Ateneo veneto.")
     assert m.band == "accept", m.reason
-    assert (
-        "the seed names no first author; the short title printed verbatim as a field of its own "
-        "and the seed's year 1885 printed" in m.reason
-    )
+    assert "a short title printed verbatim as a field of its own and the seed's year 1885 printed" in m.reason
     # A seed that names a first author waits for it (the entry prints none here).
     hero = "Stephen Hero. London: Jonathan Cape, 1956."
     assert _best(SeedTitle("w-hero", "Stephen Hero", "1956-01-01", "Joyce"), hero).band == "review"

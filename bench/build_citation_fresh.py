@@ -343,6 +343,45 @@ def styles_titles(data: Path) -> set[str]:
     return seen
 
 
+def cited_seed(sid: str, title: str, group: list[dict], source: str) -> dict:
+    """The seed of a cited work: its most common title form (chosen by the caller), first-author
+    surname and year (ties to the earliest year). Shared with ``build_citation_holdout`` so that
+    every held-out set makes its seeds the same way."""
+    surname = _pick(Counter(g["surname"] for g in group if g["surname"]) or Counter({"": 1}))
+    years = Counter(g["year"] for g in group if g["year"])
+    year = sorted(years.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if years else None
+    return {
+        "arxiv_id": sid,
+        "title": title,
+        "published": f"{year}-01-01" if year else None,
+        "first_author": surname or None,
+        "source": source,
+        "cited": True,
+    }
+
+
+def container_seeds(
+    forms: dict[str, Counter], editors: dict[str, Counter], years: dict[str, Counter]
+) -> list[dict]:
+    """Seeds nobody cites for edited volumes (key -> printed forms, editors, years), ids
+    ``c00001``... in key order, the editor as first author: a chapter must not resolve to the
+    volume it appeared in."""
+    seeds = []
+    for i, key in enumerate(sorted(forms), start=1):
+        year = sorted(years[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        seeds.append(
+            {
+                "arxiv_id": f"c{i:05d}",
+                "title": _pick(forms[key]),
+                "published": f"{year}-01-01" if year else None,
+                "first_author": _pick(editors[key]),
+                "source": "container",
+                "cited": False,
+            }
+        )
+    return seeds
+
+
 def build(
     repo: Path, seen: set[str], errata: list[dict] | None = None
 ) -> tuple[list[dict], list[dict], list[dict], dict]:
@@ -400,19 +439,7 @@ def build(
         sid = f"w{n:05d}"
         cited = _digest(key) % HOLD_OUT != 0
         if cited:
-            surname = _pick(Counter(g["surname"] for g in group if g["surname"]) or Counter({"": 1}))
-            years = Counter(g["year"] for g in group if g["year"])
-            year = sorted(years.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if years else None
-            seeds.append(
-                {
-                    "arxiv_id": sid,
-                    "title": title,
-                    "published": f"{year}-01-01" if year else None,
-                    "first_author": surname or None,
-                    "source": "linkedbooks",
-                    "cited": True,
-                }
-            )
+            seeds.append(cited_seed(sid, title, group, "linkedbooks"))
         for g in group:
             entries.append(
                 {
@@ -446,18 +473,7 @@ def build(
                 forms[key][title] += 1
                 editors[key][editor] += 1
                 years[key][it["year"] or 0] += 1
-    for i, key in enumerate(sorted(forms), start=1):
-        year = sorted(years[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        seeds.append(
-            {
-                "arxiv_id": f"c{i:05d}",
-                "title": _pick(forms[key]),
-                "published": f"{year}-01-01" if year else None,
-                "first_author": _pick(editors[key]),
-                "source": "container",
-                "cited": False,
-            }
-        )
+    seeds += container_seeds(forms, editors, years)
     entries.sort(key=lambda e: (e["citing"], e["raw"]))
     for i, e in enumerate(entries, start=1):
         e["id"] = f"f{i:05d}"

@@ -39,7 +39,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from build_citation_fresh import merge_works, styles_titles
+from build_citation_fresh import cited_seed, container_seeds, merge_works, styles_titles
 from build_citation_styles import (
     _APA,
     _IN,
@@ -309,19 +309,7 @@ def build(
         sid = f"w{n:05d}"
         cited = _digest(key) % HOLD_OUT != 0
         if cited:
-            surname = _pick(Counter(g["surname"] for g in group if g["surname"]) or Counter({"": 1}))
-            years = Counter(g["year"] for g in group if g["year"])
-            year = sorted(years.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if years else None
-            seeds.append(
-                {
-                    "arxiv_id": sid,
-                    "title": title,
-                    "published": f"{year}-01-01" if year else None,
-                    "first_author": surname or None,
-                    "source": SOURCE,
-                    "cited": True,
-                }
-            )
+            seeds.append(cited_seed(sid, title, group, SOURCE))
         for g in group:
             entries.append(
                 {
@@ -363,18 +351,7 @@ def build(
             forms[key][it["container"]] += 1
             editors[key][it["editor"]] += 1
             years[key][it["year"] or 0] += 1
-    for i, key in enumerate(sorted(forms), start=1):
-        year = sorted(years[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        seeds.append(
-            {
-                "arxiv_id": f"c{i:05d}",
-                "title": _pick(forms[key]),
-                "published": f"{year}-01-01" if year else None,
-                "first_author": _pick(editors[key]),
-                "source": "container",
-                "cited": False,
-            }
-        )
+    seeds += container_seeds(forms, editors, years)
     entries.sort(key=lambda e: (e["citing"], e["raw"]))
     for i, e in enumerate(entries, start=1):
         e["id"] = f"h{i:05d}"

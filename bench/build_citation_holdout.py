@@ -289,6 +289,25 @@ def build(
         it["style"] = style_of(it["raw"], it["title"])
         it["author"] = it["surname"]
         kept.append(it)
+    seeds, entries, rows = assemble(kept, counts, seen, errata)
+    counts["licences"] = licences
+    return seeds, entries, rows, dict(counts)
+
+
+def assemble(
+    kept: list[dict],
+    counts: Counter,
+    seen: set[str],
+    errata: list[dict] | None = None,
+    *,
+    split: str = SPLIT,
+    source: str = SOURCE,
+    prefix: str = "h",
+) -> tuple[list[dict], list[dict], list[dict]]:
+    """Seeds, entries and audit rows from the kept references (each with ``citing``, ``raw``,
+    ``style``, ``title``, ``fields``, ``container``, ``editor``, ``surname``, ``year``): works,
+    held-out works, edited volumes nobody cites, entry ids ``<prefix>00001``... Shared with
+    ``build_citation_plos`` so that every JATS-built set is made the same way."""
     works: dict[str, list[dict]] = defaultdict(list)
     for it in kept:
         works[_work_key(it["title"])].append(it)
@@ -309,7 +328,7 @@ def build(
         sid = f"w{n:05d}"
         cited = _digest(key) % HOLD_OUT != 0
         if cited:
-            seeds.append(cited_seed(sid, title, group, SOURCE))
+            seeds.append(cited_seed(sid, title, group, source))
         for g in group:
             entries.append(
                 {
@@ -317,8 +336,8 @@ def build(
                     "citing": g["citing"],
                     "raw": g["raw"],
                     "style": g["style"],
-                    "source": SOURCE,
-                    "split": SPLIT,
+                    "source": source,
+                    "split": split,
                     "gold": sid if cited else None,
                     "title": g["title"],
                     "_rule": rule,
@@ -354,29 +373,28 @@ def build(
     seeds += container_seeds(forms, editors, years)
     entries.sort(key=lambda e: (e["citing"], e["raw"]))
     for i, e in enumerate(entries, start=1):
-        e["id"] = f"h{i:05d}"
+        e["id"] = f"{prefix}{i:05d}"
     rule_of = {e["id"]: e.pop("_rule") for e in entries}
     rows = audit_rows(
         entries,
         {k: v for k, v in rule_of.items() if v},
         errata or [],
-        {SPLIT: {s["arxiv_id"] for s in seeds if s["cited"]}},
+        {split: {s["arxiv_id"] for s in seeds if s["cited"]}},
     )
-    counts["licences"] = licences
-    return seeds, entries, rows, dict(counts)
+    return seeds, entries, rows
 
 
-def write(out: Path, seeds: list[dict], entries: list[dict], rows: list[dict]) -> None:
+def write(out: Path, seeds: list[dict], entries: list[dict], rows: list[dict], split: str = SPLIT) -> None:
     """The set's files (gzip with no name or time in its header: the same bytes every rebuild)."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-    with open(out / f"seeds.{SPLIT}.jsonl", "w", encoding="utf-8") as fh:
+    with open(out / f"seeds.{split}.jsonl", "w", encoding="utf-8") as fh:
         for seed in seeds:
             fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
     with (
-        open(out / f"entries.{SPLIT}.jsonl.gz", "wb") as raw,
+        open(out / f"entries.{split}.jsonl.gz", "wb") as raw,
         gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
     ):
         for e in entries:

@@ -3,6 +3,7 @@ naive baseline ONLY (the set is held out: our resolver is not run on it while it
 
     python bench/citation_holdout_sample.py disagreements [--data DIR]
     python bench/citation_holdout_sample.py sample [--n 100] [--seed 19] [--data DIR]
+    python bench/citation_holdout_sample.py disagreements --data tests/data/real/citation_plos --split plos
 
 ``disagreements``: every entry where the naive baseline (bench/resolve_styles.py's ``naive``)
 differs from the gold, as labelled or as audited, with the gold seed and the baseline's seed.
@@ -49,11 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("disagreements", "sample"))
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--split", default=SPLIT, help="the set's split (plos for tests/data/real/citation_plos)")
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=19)
     args = ap.parse_args(argv)
     try:
-        seed_list, entries = load_set(args.data, SPLIT)
+        seed_list, entries = load_set(args.data, args.split)
         audit = {r["id"]: r for r in load_audit(args.data)}
     except (OSError, ValueError) as exc:
         print(f"citation_holdout_sample: {exc}", file=sys.stderr)

@@ -5,8 +5,10 @@
 
 The fresh set (tests/data/real/citation_fresh, another source; a dev set since resolve-11, see its
 SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the held-out
-one (tests/data/real/citation_holdout, SciELO, never tuned on) with ``--splits holdout``; ``--no-ours``
-scores the naive baseline only, to check a set's conversion without looking at the resolver.
+one (tests/data/real/citation_holdout, SciELO, never tuned on) with ``--splits holdout``, the fourth
+(tests/data/real/citation_plos, PLOS articles' printed references, held out) with ``--splits plos``;
+``--no-ours`` scores the naive baseline only, to check a set's conversion without looking at the
+resolver.
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
 held out) and for the corpus labels (../shared/corpus/labels, when present), precision, recall
@@ -59,8 +61,9 @@ from reflong.citations.resolve import SeedTitle
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
-# fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out)
-SPLITS = ("dev", "test", "fresh", "holdout")
+# fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out);
+# plos: citation_plos (held out)
+SPLITS = ("dev", "test", "fresh", "holdout", "plos")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -326,8 +329,9 @@ def main(argv: list[str] | None = None) -> int:
         "--splits",
         default="dev,test",
         help=(
-            "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, or holdout for "
-            "tests/data/real/citation_holdout (default: %(default)s)"
+            "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, holdout for "
+            "tests/data/real/citation_holdout, or plos for tests/data/real/citation_plos "
+            "(default: %(default)s)"
         ),
     )
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")

@@ -282,4 +282,4 @@ def test_a_split_the_data_does_not_hold_is_one_clear_error():
     bad = subprocess.run(
         [sys.executable, str(BENCH), "--splits", "train"], capture_output=True, text=True, timeout=120
     )
-    assert bad.returncode == 2 and "unknown split 'train' (dev, test, fresh, holdout)" in bad.stderr
+    assert bad.returncode == 2 and "unknown split 'train' (dev, test, fresh, holdout, plos)" in bad.stderr

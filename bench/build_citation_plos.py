@@ -58,7 +58,7 @@ PRIOR_SETS = (REAL / "citation_styles", REAL / "citation_fresh", REAL / "citatio
 SPLIT = "plos"
 SOURCE = "plos"
 # Articles taken, in the order of a hash of their DOI: keeps the entries near 2,500 and every
-# file under 1 MiB (the snapshot has ~3,900 printed references).
+# file under 1 MiB (the 75 articles hold ~4,000 printed references).
 MAX_ARTICLES = 50
 # A reference whose markup has no article or chapter title names its work by ``source`` unless
 # the source is a periodical or a meeting.

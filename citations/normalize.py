@@ -63,7 +63,14 @@ def _unaccent(text: str) -> str:
     return text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
 
 
+# The numero sign printed as "nº", "n°", "n.º" or "Nª": one word "n" on every side ("Lei nº
+# 13.146" cited for a seed "Lei n° 13.146"); folding alone made "nº" "no" and "n°" "n" (resolve-12).
+_NUMERO = re.compile(r"(?<![^\W\d_])([Nn])\.?\s?[\u00ba\u00b0\u00aa]")
+
+
 def _prepare(text: str, keep_case: bool = False) -> str:
+    if not text.isascii():
+        text = _NUMERO.sub(r"\1 ", text)
     text = _unaccent(text) if keep_case else fold(text)
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)

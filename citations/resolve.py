@@ -38,6 +38,7 @@ from rapidfuzz import fuzz
 
 from reflong.citations import author_evidence as ae
 from reflong.citations import edition_evidence as ee
+from reflong.citations import institution_author as ia
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
@@ -89,7 +90,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-11"
+RESOLVER_VERSION = "resolve-12"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -478,11 +479,14 @@ class SeedIndex:
                 lo_w = i + 1
         return best
 
-    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int, last: int, author: str) -> list[str]:
+    def _container_doubts(
+        self, seed: _Seed, ref: _Ref, first: int, last: int, author: str, notes: list[str] | None = None
+    ) -> list[str]:
         """Why the title printed from word ``first`` may be the container of the cited work
         rather than the work: after "In" (a chapter of the volume); or, when the seed's first
         author cannot vouch for it (no author, or not named), after another title-like field, or
-        a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
+        a venue-like seed title (proceedings, a series) printed after the entry's own fields.
+        An institution read as the author block is written to ``notes`` (the edge's evidence)."""
         if first > 0 and self._chapter(seed, ref, first):
             return [te.CONTAINER_NOTE]
         field_first = first
@@ -501,12 +505,22 @@ class SeedIndex:
         if seed.author_phrase and author != "mismatch":
             return []
         why = "seed has no author to check" if not seed.author_phrase else "first author not named"
+        held: list[str] = []
+        if not seed.author_phrase and ref.cased:
+            # An institution printed as the author ("NBS – National Bureau of Statistics of
+            # China."): an author block, not a title of the entry's own (``institution_author``).
+            inst = ia.institution_block(ref.cased, ref.bounds, field_first)
+            if inst and inst[0] > k:
+                k = inst[0]
+                held.append(f"an institution printed as the author ('{inst[1]}')")
         earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
         if field_first > lead and te.venue_like(seed.plain):
             return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
+        if notes is not None:
+            notes.extend(held)
         return []
 
     def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
@@ -763,7 +777,7 @@ class SeedIndex:
             and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
         )
         if variant or score >= t.accept:
-            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
+            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author, notes)
         if variant and not lay.doubts and seed.year:
             # A title printed differently (a word inserted or changed, a subtitle left out): the
             # title alone is not enough, the first author and a year near the seed's are.

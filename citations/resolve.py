@@ -169,8 +169,19 @@ class _Seed:
         """Whether the seed's id is an arXiv id (new "2302.13971" or old "hep-th/9711200" style)."""
         return bool(_ARXIV_LIKE.match(self.info.arxiv_id))
 
+    @property
+    def name_like(self) -> bool:
+        """Whether the seed's title reads as a person's name ("Kent, J"): an author of the list
+        annotated as a title. A reference printing it prints it among its authors, so it loses
+        a tie to a real title of the entry (resolve-12)."""
+        return bool(_PERSON_NAME.match(self.info.title.strip()))
+
 
 _ARXIV_LIKE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$")
+# "Kent, J", "Kent, J.A.", "da Fonseca, G. A. B.": a surname, a comma, one to three initials.
+_PERSON_NAME = re.compile(
+    r"^(?:[a-z]{1,3}\s)?[A-Z][^\W\d_]+(?:[-\s][A-Z][^\W\d_]+)?,\s*(?:[A-Z]\.?\s?){1,3}$"
+)
 
 
 @dataclass
@@ -902,6 +913,7 @@ class SeedIndex:
                 m.band != "accept",
                 -m.score,
                 -m.title_score,
+                self.seeds[self.by_id[m.seed_id]].name_like,  # "Kent, J": an author, no title
                 m.at if m.at >= 0 else 1 << 30,
                 # Printed at the same place: the seed whose year is printed, then the longer
                 # title ("Der Codex Millenarius. Faksimilie-Ausgabe", 1974, over its head "Der
@@ -915,5 +927,7 @@ class SeedIndex:
         for m in out[1:]:
             if m.band == "accept":
                 m.band = "review"
-                m.reason = f"also matches {out[0].seed_id} better; " + m.reason
+                named = self.seeds[self.by_id[m.seed_id]].name_like
+                why = "; the seed title reads as a person's name (an author of the list)" if named else ""
+                m.reason = f"also matches {out[0].seed_id} better{why}; " + m.reason
         return out

@@ -144,3 +144,23 @@ def test_a_law_cited_with_another_numero_sign_is_accepted():
 
 def test_resolver_version_is_12():
     assert RESOLVER_VERSION == "resolve-12"
+
+
+# --- a seed whose title is a person's name ---------------------------------------------------------
+
+HOTSPOTS = SeedTitle("w00301", "Biodiversity hotspots for conservation priorities", "2000-01-01", "Myers")
+KENT = SeedTitle("w01129", "Kent, J", "2000-01-01", "Myers")  # an author annotated as a title
+
+
+def test_a_seed_titled_with_a_persons_name_loses_the_tie_to_the_real_title():
+    for ref in (
+        "Myers, N.; Mittermeier, R.A.; Mittermeier, C.G.; da Fonseca, G.A.B. & Kent, J. 2000. Biodiversity "
+        "hotspots for conservation priorities. Nature, 403(6772): 853-858.",
+        "Myers, N., Mittermeier, R.A., Mittermeier, C.G., Fonseca, G.A.B. 2000. Kent, J. Biodiversity hotspots "
+        "for conservation priorities. Nature 403: 853-845.",
+    ):
+        matches = SeedIndex([KENT, HOTSPOTS], Thresholds()).resolve(ref)
+        assert matches[0].seed_id == "w00301" and matches[0].band == "accept", matches[0].reason
+        kent = next(m for m in matches if m.seed_id == "w01129")
+        assert kent.band != "accept"
+        assert "the seed title reads as a person's name" in kent.reason, kent.reason

@@ -164,3 +164,19 @@ def test_a_seed_titled_with_a_persons_name_loses_the_tie_to_the_real_title():
         kent = next(m for m in matches if m.seed_id == "w01129")
         assert kent.band != "accept"
         assert "the seed title reads as a person's name" in kent.reason, kent.reason
+
+
+# --- a part of the seed's own volume -------------------------------------------------------------
+
+
+def test_a_part_of_the_seeds_own_volume_is_no_other_volume():
+    seed = SeedTitle("w00906", "Genera Orchidacearum. vol. 6, Epidendroideae", "2014-01-01", "Pridgeon")
+    ref = (
+        "Pridgeon, A.M., Cribb, P.J., Chase, M.C., Rasmussen, F.N. 2014. Genera Orchidacearum. vol. 6, "
+        "Epidendroideae (Part 3). New York: Oxford University Press."
+    )
+    m = _best(seed, ref)
+    assert m.band == "accept", m.reason
+    # Another volume of the same series is still another work.
+    other = "Pridgeon, A.M., Cribb, P.J., Chase, M.C., Rasmussen, F.N. 2014. Genera Orchidacearum. vol. 6, Epidendroideae vol. 5."
+    assert "another volume of a series" in _best(seed, other).reason

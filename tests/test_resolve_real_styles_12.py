@@ -180,3 +180,23 @@ def test_a_part_of_the_seeds_own_volume_is_no_other_volume():
     # Another volume of the same series is still another work.
     other = "Pridgeon, A.M., Cribb, P.J., Chase, M.C., Rasmussen, F.N. 2014. Genera Orchidacearum. vol. 6, Epidendroideae vol. 5."
     assert "another volume of a series" in _best(seed, other).reason
+
+
+# --- a closing quote glued to the next field --------------------------------------------------------
+
+
+def test_a_closing_quote_after_a_number_glued_to_the_journal_ends_the_title():
+    assert norm("system 1509-1529’journal of Italian History") == "system 15091529 journal of italian history"
+    assert norm("the 1990’s") == "the 1990s"  # a plural's apostrophe stays one
+    seed = SeedTitle(
+        "w01583",
+        "Renaissance armies and political control: the Venetian proveditorial system 1509-1529",
+        "1979-01-01",
+        None,
+    )
+    ref = (
+        "‘Renaissance armies and political control: the Venetian proveditorial system 1509-1529’journal "
+        "of Italian History, ii, 1 (1979) 11-31."
+    )
+    m = _best(seed, ref)
+    assert m.band == "accept", m.reason

@@ -63,12 +63,27 @@ def _unaccent(text: str) -> str:
     return text.replace("\u00b4", "").replace("\u00a8", "").replace("\u02dd", "")
 
 
+# The numero sign printed as "nº", "n°", "n.º" or "Nª": one word "n" on every side ("Lei nº
+# 13.146" cited for a seed "Lei n° 13.146"); folding alone made "nº" "no" and "n°" "n" (resolve-12).
+_NUMERO = re.compile(r"(?<![^\W\d_])([Nn])\.?\s?[\u00ba\u00b0\u00aa]")
+
+
+# A closing quote after a number, glued to the next field ("... system 1509-1529’journal of
+# Italian History"): no apostrophe (those follow letters: "l’Italia", "1990’s" keeps its "s"), so it
+# ends the title field instead of gluing "1529journal" into one word (resolve-12).
+_GLUED_CLOSING_QUOTE = re.compile(r"(?<=\d)\u2019(?=[^\W\d_]{2})")
+
+
 def _prepare(text: str, keep_case: bool = False) -> str:
+    if not text.isascii():
+        text = _NUMERO.sub(r"\1 ", text)
     text = _unaccent(text) if keep_case else fold(text)
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)
     text = (_HYPHEN_BREAK_CASED if keep_case else _HYPHEN_BREAK).sub("", text)
     text = _DASHES.sub("", text)
+    if "\u2019" in text:
+        text = _GLUED_CLOSING_QUOTE.sub('" ', text)
     return _APOSTROPHES.sub("", text)
 
 

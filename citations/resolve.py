@@ -38,6 +38,7 @@ from rapidfuzz import fuzz
 
 from reflong.citations import author_evidence as ae
 from reflong.citations import edition_evidence as ee
+from reflong.citations import institution_author as ia
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
@@ -89,7 +90,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-11"
+RESOLVER_VERSION = "resolve-12"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -168,8 +169,19 @@ class _Seed:
         """Whether the seed's id is an arXiv id (new "2302.13971" or old "hep-th/9711200" style)."""
         return bool(_ARXIV_LIKE.match(self.info.arxiv_id))
 
+    @property
+    def name_like(self) -> bool:
+        """Whether the seed's title reads as a person's name ("Kent, J"): an author of the list
+        annotated as a title. A reference printing it prints it among its authors, so it loses
+        a tie to a real title of the entry (resolve-12)."""
+        return bool(_PERSON_NAME.match(self.info.title.strip()))
+
 
 _ARXIV_LIKE = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})$")
+# "Kent, J", "Kent, J.A.", "da Fonseca, G. A. B.": a surname, a comma, one to three initials.
+_PERSON_NAME = re.compile(
+    r"^(?:[a-z]{1,3}\s)?[A-Z][^\W\d_]+(?:[-\s][A-Z][^\W\d_]+)?,\s*(?:[A-Z]\.?\s?){1,3}$"
+)
 
 
 @dataclass
@@ -478,11 +490,14 @@ class SeedIndex:
                 lo_w = i + 1
         return best
 
-    def _container_doubts(self, seed: _Seed, ref: _Ref, first: int, last: int, author: str) -> list[str]:
+    def _container_doubts(
+        self, seed: _Seed, ref: _Ref, first: int, last: int, author: str, notes: list[str] | None = None
+    ) -> list[str]:
         """Why the title printed from word ``first`` may be the container of the cited work
         rather than the work: after "In" (a chapter of the volume); or, when the seed's first
         author cannot vouch for it (no author, or not named), after another title-like field, or
-        a venue-like seed title (proceedings, a series) printed after the entry's own fields."""
+        a venue-like seed title (proceedings, a series) printed after the entry's own fields.
+        An institution read as the author block is written to ``notes`` (the edge's evidence)."""
         if first > 0 and self._chapter(seed, ref, first):
             return [te.CONTAINER_NOTE]
         field_first = first
@@ -501,12 +516,22 @@ class SeedIndex:
         if seed.author_phrase and author != "mismatch":
             return []
         why = "seed has no author to check" if not seed.author_phrase else "first author not named"
+        held: list[str] = []
+        if not seed.author_phrase and ref.cased:
+            # An institution printed as the author ("NBS – National Bureau of Statistics of
+            # China."): an author block, not a title of the entry's own (``institution_author``).
+            inst = ia.institution_block(ref.cased, ref.bounds, field_first)
+            if inst and inst[0] > k:
+                k = inst[0]
+                held.append(f"an institution printed as the author ('{inst[1]}')")
         earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
         if field_first > lead and te.venue_like(seed.plain):
             return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
+        if notes is not None:
+            notes.extend(held)
         return []
 
     def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
@@ -763,7 +788,7 @@ class SeedIndex:
             and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
         )
         if variant or score >= t.accept:
-            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author)
+            lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author, notes)
         if variant and not lay.doubts and seed.year:
             # A title printed differently (a word inserted or changed, a subtitle left out): the
             # title alone is not enough, the first author and a year near the seed's are.
@@ -888,6 +913,7 @@ class SeedIndex:
                 m.band != "accept",
                 -m.score,
                 -m.title_score,
+                self.seeds[self.by_id[m.seed_id]].name_like,  # "Kent, J": an author, no title
                 m.at if m.at >= 0 else 1 << 30,
                 # Printed at the same place: the seed whose year is printed, then the longer
                 # title ("Der Codex Millenarius. Faksimilie-Ausgabe", 1974, over its head "Der
@@ -901,5 +927,7 @@ class SeedIndex:
         for m in out[1:]:
             if m.band == "accept":
                 m.band = "review"
-                m.reason = f"also matches {out[0].seed_id} better; " + m.reason
+                named = self.seeds[self.by_id[m.seed_id]].name_like
+                why = "; the seed title reads as a person's name (an author of the list)" if named else ""
+                m.reason = f"also matches {out[0].seed_id} better{why}; " + m.reason
         return out

@@ -456,6 +456,7 @@ def _volume_of(words: list[str], i: int) -> str | None:
     return None
 
 
+_PART_WORDS = frozenset({"part", "pt"})
 _TITLED_VOLUME = re.compile(
     r"(?i)\b(?:vol|vols|volume|part|pt|book|band|bd|tome)\.?\s*(?:\d+|[ivx]+)\s*:\s*[A-Za-z]"
 )
@@ -470,8 +471,13 @@ def series_note(seed_words: list[str], words: list[str], raw: str, last: int) ->
     theirs = _volume_of(words, last + 1)
     if theirs is None:
         return None
-    ours = next((v for i in range(len(seed_words)) if (v := _volume_of(seed_words, i))), None)
+    at = next((i for i in range(len(seed_words)) if _volume_of(seed_words, i)), None)
+    ours = _volume_of(seed_words, at) if at is not None else None
     if ours == theirs:
+        return None
+    if at is not None and seed_words[at] not in _PART_WORDS and words[last + 1] in _PART_WORDS:
+        # "Genera Orchidacearum. vol. 6, Epidendroideae (Part 3)" for a seed naming vol. 6: a
+        # part of the seed's own volume, no other volume of the series (resolve-12).
         return None
     if ours is None and not _TITLED_VOLUME.search(raw):
         return None

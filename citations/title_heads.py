@@ -30,13 +30,37 @@ MIN_HEAD_CHARS = 15
 _HEAD_END = re.compile(r"[.:;?!]\s")
 
 
+# Abbreviations closed by a period inside a title ("Campylocentrum sect. Laevigatum", "Festuca
+# subsp. rubra", "vol. 3", "Dr. Johnson"): no end of a main title. Cutting there made
+# "Taxonomic revision of Campylocentrum sect." the head of another section's revision (resolve-12).
+_ABBREVIATIONS_TEXT = """
+    sect subsect subsp ssp var subvar f fo forma sp spp cf aff ser subg subgen gen nov comb stat
+    vol vols no nos nr n pt ed eds edn rev repr trans dr mr mrs ms prof st ste mt ft co inc ltd
+    jr sr vs ca approx fig figs p pp cap art
+    """
+_ABBREVIATIONS = frozenset(_ABBREVIATIONS_TEXT.split())
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)$")
+
+
+def _head_end(title: str) -> int | None:
+    """Where the main title ends: the first period, colon, semicolon or question mark followed
+    by a space that does not close an abbreviation or an initial ("sect.", "vol.", "J.")."""
+    for m in _HEAD_END.finditer(title):
+        if title[m.start()] == ".":
+            before = _WORD_BEFORE.search(title[: m.start()])
+            if before and (len(before.group(1)) == 1 or before.group(1).lower() in _ABBREVIATIONS):
+                continue
+        return m.start()
+    return None
+
+
 def head_of(title: str) -> str | None:
     """The seed title's main title in comparison form, or None when it has no subtitle or the
     head is too short to stand on its own."""
-    parts = _HEAD_END.split(title, maxsplit=1)
-    if len(parts) < 2 or not parts[1].strip():
+    end = _head_end(title)
+    if end is None or not title[end + 1 :].strip():
         return None
-    head = norm(parts[0])
+    head = norm(title[:end])
     if len(head.split()) < MIN_HEAD_WORDS or len(head) < MIN_HEAD_CHARS or head == norm(title):
         return None
     return head

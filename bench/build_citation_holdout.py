@@ -52,10 +52,9 @@ from build_citation_styles import (
     squash,
     year_of,
 )
+from build_citation_styles import set_norm as norm
 from citation_styles_audit import audit_rows, read_errata, rule_category, venue_designation
 from rapidfuzz import fuzz
-
-from reflong.citations.normalize import norm
 
 SCIELO_COMMIT = "fe1ada8cd7cc638c8eab7ab1651f3b4f891d08e7"
 # packtools' test samples and fixtures: real SciELO articles (the JATS DTD's own "Smallsamples"

@@ -46,9 +46,8 @@ from build_citation_holdout import (
     write,
 )
 from build_citation_styles import _APA, _IN, _digest, clean_title, git_show, year_of
+from build_citation_styles import set_norm as norm
 from citation_styles_audit import read_errata
-
-from reflong.citations.normalize import norm
 
 PLOS_COMMIT = "07fdeed848b2816a7fbf7da6418ef6e2076e1960"
 # allofplos' starter corpus and its test data: real PLOS articles

@@ -74,22 +74,26 @@ _NUMERO = re.compile(r"(?<![^\W\d_])([Nn])\.?\s?[\u00ba\u00b0\u00aa]")
 _GLUED_CLOSING_QUOTE = re.compile(r"(?<=\d)\u2019(?=[^\W\d_]{2})")
 
 
-def _prepare(text: str, keep_case: bool = False) -> str:
-    if not text.isascii():
+def _prepare(text: str, keep_case: bool = False, printed_signs: bool = True) -> str:
+    if printed_signs and not text.isascii():
         text = _NUMERO.sub(r"\1 ", text)
     text = _unaccent(text) if keep_case else fold(text)
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)
     text = (_HYPHEN_BREAK_CASED if keep_case else _HYPHEN_BREAK).sub("", text)
     text = _DASHES.sub("", text)
-    if "\u2019" in text:
+    if printed_signs and "\u2019" in text:
         text = _GLUED_CLOSING_QUOTE.sub('" ', text)
     return _APOSTROPHES.sub("", text)
 
 
-def norm(text: str) -> str:
-    """Comparison form: folded, no hyphens/apostrophes, every other non-alphanumeric a space."""
-    text = _NON_ALNUM.sub(" ", _prepare(text).replace("$", " "))
+def norm(text: str, *, printed_signs: bool = True) -> str:
+    """Comparison form: folded, no hyphens/apostrophes, every other non-alphanumeric a space.
+
+    ``printed_signs=False`` leaves out resolve-12's folding of the numero sign and of a closing
+    quote glued to the next field: the labelled sets' builders group works with the form they were
+    built with, so a later change of the resolver's reading never regroups a committed set."""
+    text = _NON_ALNUM.sub(" ", _prepare(text, printed_signs=printed_signs).replace("$", " "))
     return _SPACES.sub(" ", text).strip()
 
 

@@ -400,6 +400,30 @@ def write(out: Path, seeds: list[dict], entries: list[dict], rows: list[dict], s
             gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
 
 
+def print_summary(counts: dict, seeds: list[dict], entries: list[dict], rows: list[dict]) -> None:
+    """One JSON line on stderr: the conversion's counts, entries and gold pairs per style, and the
+    audit rows by category (what SOURCES.md's tables are read from). Shared with the PLOS builder."""
+    by_style: dict[str, Counter] = defaultdict(Counter)
+    for e in entries:
+        for key in (e["style"], "overall"):
+            by_style[key]["entries"] += 1
+            by_style[key]["gold_pairs"] += e["gold"] is not None
+    print(
+        json.dumps(
+            {
+                "conversion": counts,
+                "entries": len(entries),
+                "seeds": len(seeds),
+                "cited_seeds": sum(s["cited"] for s in seeds),
+                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
+                "audit": dict(Counter(f"{r['by']}/{r['category']}" for r in rows)),
+            },
+            ensure_ascii=False,
+        ),
+        file=sys.stderr,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scielo", type=Path, required=True, help="git dir of scieloorg/packtools")
@@ -426,25 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     write(args.out, seeds, entries, rows)
-    by_style: dict[str, Counter] = defaultdict(Counter)
-    for e in entries:
-        for key in (e["style"], "overall"):
-            by_style[key]["entries"] += 1
-            by_style[key]["gold_pairs"] += e["gold"] is not None
-    print(
-        json.dumps(
-            {
-                "conversion": counts,
-                "entries": len(entries),
-                "seeds": len(seeds),
-                "cited_seeds": sum(s["cited"] for s in seeds),
-                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
-                "audit": dict(Counter(f"{r['by']}/{r['category']}" for r in rows)),
-            },
-            ensure_ascii=False,
-        ),
-        file=sys.stderr,
-    )
+    print_summary(counts, seeds, entries, rows)
     return 0
 
 

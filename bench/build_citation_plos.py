@@ -26,11 +26,10 @@ What is written (format: SOURCES.md there): ``seeds.plos.jsonl``, ``entries.plos
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 from build_citation_fresh import styles_titles
@@ -42,6 +41,7 @@ from build_citation_holdout import (
     _text,
     assemble,
     git_ls_tree,
+    print_summary,
     title_start,
     write,
 )
@@ -263,25 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     write(args.out, seeds, entries, rows, split=SPLIT)
-    by_style: dict[str, Counter] = defaultdict(Counter)
-    for e in entries:
-        for key in (e["style"], "overall"):
-            by_style[key]["entries"] += 1
-            by_style[key]["gold_pairs"] += e["gold"] is not None
-    print(
-        json.dumps(
-            {
-                "conversion": counts,
-                "entries": len(entries),
-                "seeds": len(seeds),
-                "cited_seeds": sum(s["cited"] for s in seeds),
-                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
-                "audit": dict(Counter(f"{r['by']}/{r['category']}" for r in rows)),
-            },
-            ensure_ascii=False,
-        ),
-        file=sys.stderr,
-    )
+    print_summary(counts, seeds, entries, rows)
     return 0
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from _human_world import build_setting, gold_of
+from _signals import interruptible
 from click.testing import CliRunner
 
 from reflong.cli import main
@@ -75,7 +76,7 @@ def _serve(build: Path, out: Path, log: Path) -> tuple[subprocess.Popen, str]:
     cmd = [sys.executable, "-c", "from reflong.cli import main; main()", "human", "--build", str(build)]
     cmd += ["--out", str(out), "--annotator", "ana", "--tasks", "5", "--port", "0"]
     with open(log, "a") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         ready, _, _ = select.select([proc.stdout], [], [], 0.5)

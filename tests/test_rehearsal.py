@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _signals import interruptible
 from click.testing import CliRunner
 
 from reflong.cli import main
@@ -112,7 +113,9 @@ def test_a_killed_or_interrupted_rehearsal_stops_its_run_and_a_rerun_resumes(tmp
         return json.loads((run_dir / "store.db.lock").read_text())["pid"]
 
     # 1. Ctrl-C (SIGINT to the process group, as a terminal sends it) while the dry run asks the index.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=interruptible
+    )
     _wait_for(lambda: "index plan:" in _read(run_dir / "dry_run.log"), 120, "the dry run to ask the index")
     paper_pid = child_pid()
     os.killpg(proc.pid, signal.SIGINT)
@@ -131,7 +134,9 @@ def test_a_killed_or_interrupted_rehearsal_stops_its_run_and_a_rerun_resumes(tmp
 
     # 2. SIGKILL of the rehearsal once its run has fetched the PDFs and parses them (no network
     # needed from there on): its `paper` child must die with it, not finish the build alone.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=interruptible
+    )
     _wait_for(lambda: "ingest from" in _read(run_dir / "run.log"), 180, "the run's ingest to end")
     paper_pid = child_pid()
     proc.kill()

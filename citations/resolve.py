@@ -46,6 +46,13 @@ from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, 
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 12: an institution printed as the author of a seed with no author is an author block, not a
+#    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
+#    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's
+#    name ("Kent, J") loses a tie; "(Part 3)" after the seed's own volume is no other volume.
+# 11 (author side, ``author_evidence``): the first author read where it is printed (a title
+#    printed first, "Id."/"AA. VV.", editors heading the entry or after the title, a name run into
+#    the title by a dash); one-letter or editor-word seed authors are no key.
 # 11: which printing of a title is cited (``edition_evidence``): years 1450-1899 read too (outside
 #    page positions; counted against the seed only with no modern year and no author evidence);
 #    a later printing (every year over 10 years after the seed's) with a gap over 40 years or a

@@ -361,6 +361,71 @@ def cited_seed(sid: str, title: str, group: list[dict], source: str) -> dict:
     }
 
 
+def seed_works(
+    items: list[dict], seen: set[str], counts: Counter, *, source: str, split: str, seen_count: str
+) -> tuple[dict[str, list[dict]], list[dict], list[dict]]:
+    """Group the kept references into works (one key per title, near-identical keys merged), give
+    each work an id ``w00001``... in key order, a seed unless the work is held out as uncited, and
+    one entry per reference (with the builder's ``_rule`` and the reference as ``_item``). Works
+    a prior set already holds are left out and counted under ``seen_count``. Shared by every
+    builder after ``build_citation_styles`` so that their works, seeds and gold are made the same
+    way; returns the works too, for the container step that follows."""
+    works: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        works[_work_key(it["title"])].append(it)
+    before = len(works)
+    works = merge_works(works)
+    counts["works_merged"] = before - len(works)
+    seeds: list[dict] = []
+    entries: list[dict] = []
+    n = 0
+    for key in sorted(works):
+        group = works[key]
+        title = _pick(Counter(g["title"] for g in group))
+        if any(norm(g["title"]) in seen for g in group):
+            counts[seen_count] += len(group)
+            continue
+        rule = rule_category(title, max(g["fields"] for g in group if g["title"] == title))
+        n += 1
+        sid = f"w{n:05d}"
+        cited = _digest(key) % HOLD_OUT != 0
+        if cited:
+            seeds.append(cited_seed(sid, title, group, source))
+        for g in group:
+            entries.append(
+                {
+                    "id": "",
+                    "citing": g["citing"],
+                    "raw": g["raw"],
+                    "style": g["style"],
+                    "source": source,
+                    "split": split,
+                    "gold": sid if cited else None,
+                    "title": g["title"],
+                    "_rule": rule,
+                    "_item": g,
+                }
+            )
+    return works, seeds, entries
+
+
+def number_and_audit(
+    entries: list[dict], seeds: list[dict], errata: list[dict] | None, *, prefix: str, split: str
+) -> list[dict]:
+    """Sort the entries by citing document and string, number them ``<prefix>00001``..., pop the
+    builder's ``_rule`` and return the audit rows (the rules' rows plus the hand errata)."""
+    entries.sort(key=lambda e: (e["citing"], e["raw"]))
+    for i, e in enumerate(entries, start=1):
+        e["id"] = f"{prefix}{i:05d}"
+    rule_of = {e["id"]: e.pop("_rule") for e in entries}
+    return audit_rows(
+        entries,
+        {k: v for k, v in rule_of.items() if v},
+        errata or [],
+        {split: {s["arxiv_id"] for s in seeds if s["cited"]}},
+    )
+
+
 def container_seeds(
     forms: dict[str, Counter], editors: dict[str, Counter], years: dict[str, Counter]
 ) -> list[dict]:
@@ -420,48 +485,16 @@ def build(
                     "volumes": edited_volumes(tokens),
                 }
             )
-    works: dict[str, list[dict]] = defaultdict(list)
-    for it in items:
-        works[_work_key(it["title"])].append(it)
-    before = len(works)
-    works = merge_works(works)
-    counts["works_merged"] = before - len(works)
-    seeds: list[dict] = []
-    entries: list[dict] = []
-    n = 0
-    for key in sorted(works):
-        group = works[key]
-        title = _pick(Counter(g["title"] for g in group))
-        if any(norm(g["title"]) in seen for g in group):
-            counts["seen_in_citation_styles"] += len(group)
-            continue
-        rule = rule_category(title, max(g["fields"] for g in group if g["title"] == title))
-        n += 1
-        sid = f"w{n:05d}"
-        cited = _digest(key) % HOLD_OUT != 0
-        if cited:
-            seeds.append(cited_seed(sid, title, group, "linkedbooks"))
-        for g in group:
-            entries.append(
-                {
-                    "id": "",
-                    "citing": g["citing"],
-                    "raw": g["raw"],
-                    "style": g["style"],
-                    "source": "linkedbooks",
-                    "split": SPLIT,
-                    "gold": sid if cited else None,
-                    "title": g["title"],
-                    "_rule": rule,
-                }
-            )
+    works, seeds, entries = seed_works(
+        items, seen, counts, source="linkedbooks", split=SPLIT, seen_count="seen_in_citation_styles"
+    )
     # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
     # to the volume it appeared in.
     work_titles = {norm(g["title"]) for group in works.values() for g in group}
     forms: dict[str, Counter] = defaultdict(Counter)
     editors: dict[str, Counter] = defaultdict(Counter)
     years: dict[str, Counter] = defaultdict(Counter)
-    kept = {e["raw"] for e in entries}
+    kept = {e.pop("_item")["raw"] for e in entries}
     for it in items:
         for title, editor in it["volumes"] if it["raw"] in kept else ():
             key = norm(title)
@@ -475,16 +508,7 @@ def build(
                 editors[key][editor] += 1
                 years[key][it["year"] or 0] += 1
     seeds += container_seeds(forms, editors, years)
-    entries.sort(key=lambda e: (e["citing"], e["raw"]))
-    for i, e in enumerate(entries, start=1):
-        e["id"] = f"f{i:05d}"
-    rule_of = {e["id"]: e.pop("_rule") for e in entries}
-    rows = audit_rows(
-        entries,
-        {k: v for k, v in rule_of.items() if v},
-        errata or [],
-        {SPLIT: {s["arxiv_id"] for s in seeds if s["cited"]}},
-    )
+    rows = number_and_audit(entries, seeds, errata, prefix="f", split=SPLIT)
     return seeds, entries, rows, dict(counts)
 
 

@@ -39,21 +39,17 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from build_citation_fresh import cited_seed, container_seeds, merge_works, styles_titles
+from build_citation_fresh import container_seeds, number_and_audit, seed_works, styles_titles
 from build_citation_styles import (
     _APA,
     _IN,
-    HOLD_OUT,
-    _digest,
-    _pick,
-    _work_key,
     clean_title,
     git_show,
     squash,
     year_of,
 )
 from build_citation_styles import set_norm as norm
-from citation_styles_audit import audit_rows, read_errata, rule_category, venue_designation
+from citation_styles_audit import read_errata, venue_designation
 from rapidfuzz import fuzz
 
 SCIELO_COMMIT = "fe1ada8cd7cc638c8eab7ab1651f3b4f891d08e7"
@@ -307,42 +303,9 @@ def assemble(
     ``style``, ``title``, ``fields``, ``container``, ``editor``, ``surname``, ``year``): works,
     held-out works, edited volumes nobody cites, entry ids ``<prefix>00001``... Shared with
     ``build_citation_plos`` so that every JATS-built set is made the same way."""
-    works: dict[str, list[dict]] = defaultdict(list)
-    for it in kept:
-        works[_work_key(it["title"])].append(it)
-    before = len(works)
-    works = merge_works(works)
-    counts["works_merged"] = before - len(works)
-    seeds: list[dict] = []
-    entries: list[dict] = []
-    n = 0
-    for key in sorted(works):
-        group = works[key]
-        title = _pick(Counter(g["title"] for g in group))
-        if any(norm(g["title"]) in seen for g in group):
-            counts["seen_in_prior_sets"] += len(group)
-            continue
-        rule = rule_category(title, max(g["fields"] for g in group if g["title"] == title))
-        n += 1
-        sid = f"w{n:05d}"
-        cited = _digest(key) % HOLD_OUT != 0
-        if cited:
-            seeds.append(cited_seed(sid, title, group, source))
-        for g in group:
-            entries.append(
-                {
-                    "id": "",
-                    "citing": g["citing"],
-                    "raw": g["raw"],
-                    "style": g["style"],
-                    "source": source,
-                    "split": split,
-                    "gold": sid if cited else None,
-                    "title": g["title"],
-                    "_rule": rule,
-                    "_item": g,
-                }
-            )
+    works, seeds, entries = seed_works(
+        kept, seen, counts, source=source, split=split, seen_count="seen_in_prior_sets"
+    )
     # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
     # to the book it appeared in.
     # a book cited on its own is no container nobody cites, also when its entry adds a note in
@@ -370,16 +333,7 @@ def assemble(
             editors[key][it["editor"]] += 1
             years[key][it["year"] or 0] += 1
     seeds += container_seeds(forms, editors, years)
-    entries.sort(key=lambda e: (e["citing"], e["raw"]))
-    for i, e in enumerate(entries, start=1):
-        e["id"] = f"{prefix}{i:05d}"
-    rule_of = {e["id"]: e.pop("_rule") for e in entries}
-    rows = audit_rows(
-        entries,
-        {k: v for k, v in rule_of.items() if v},
-        errata or [],
-        {split: {s["arxiv_id"] for s in seeds if s["cited"]}},
-    )
+    rows = number_and_audit(entries, seeds, errata, prefix=prefix, split=split)
     return seeds, entries, rows
 
 

@@ -3,8 +3,9 @@
 The set replaces citation_styles' test split as a held-out measure, so these tests pin what it
 holds (counts per style, every gold a seed, the audit: rules plus hand errata, each with a reason
 and naming an entry of the set) and that bench/resolve_styles.py scores it with ``--splits
-fresh``, as labelled and as audited. The converter's token rules and the work-merging rule are
-checked on token runs and titles as LinkedBooks prints them.
+fresh``, as labelled and as audited, and, when the LinkedBooks snapshot is on this machine, that
+the builder gives the committed bytes again. The converter's token rules and the work-merging
+rule are checked on token runs and titles as LinkedBooks prints them.
 """
 
 from __future__ import annotations

@@ -50,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("disagreements", "sample"))
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--split", default=SPLIT, help="the set's split (plos for tests/data/real/citation_plos)")
+    ap.add_argument(
+        "--split",
+        default=SPLIT,
+        help="the set's split (plos for tests/data/real/citation_plos, pmc for citation_pmc)",
+    )
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=19)
     args = ap.parse_args(argv)

@@ -6,7 +6,9 @@
 The fresh set (tests/data/real/citation_fresh, another source; a dev set since resolve-11, see its
 SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the held-out
 one (tests/data/real/citation_holdout, SciELO, never tuned on) with ``--splits holdout``, the fourth
-(tests/data/real/citation_plos, PLOS articles' printed references, held out) with ``--splits plos``;
+(tests/data/real/citation_plos, PLOS articles' printed references, held out) with ``--splits plos``,
+the fifth (tests/data/real/citation_pmc, PDF-extracted strings of 1,943 PMC journals, held out)
+with ``--splits pmc``;
 ``--no-ours`` scores the naive baseline only, to check a set's conversion without looking at the
 resolver.
 
@@ -62,8 +64,8 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
 # fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out);
-# plos: citation_plos (held out)
-SPLITS = ("dev", "test", "fresh", "holdout", "plos")
+# plos: citation_plos (held out); pmc: citation_pmc (held out)
+SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -330,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         default="dev,test",
         help=(
             "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, holdout for "
-            "tests/data/real/citation_holdout, or plos for tests/data/real/citation_plos "
+            "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, or pmc for "
+            "tests/data/real/citation_pmc "
             "(default: %(default)s)"
         ),
     )

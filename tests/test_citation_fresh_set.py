@@ -3,116 +3,89 @@
 The set replaces citation_styles' test split as a held-out measure, so these tests pin what it
 holds (counts per style, every gold a seed, the audit: rules plus hand errata, each with a reason
 and naming an entry of the set) and that bench/resolve_styles.py scores it with ``--splits
-fresh``, as labelled and as audited. The converter's token rules and the work-merging rule are
-checked on token runs and titles as LinkedBooks prints them.
+fresh``, as labelled and as audited, and, when the LinkedBooks snapshot is on this machine, that
+the builder gives the committed bytes again. The converter's token rules and the work-merging
+rule are checked on token runs and titles as LinkedBooks prints them.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import re
 import subprocess
 import sys
-from collections import Counter
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "tests" / "data" / "real" / "citation_fresh"
-BENCH = REPO / "bench" / "resolve_styles.py"
+from _labelled_sets import (
+    RESOLVE_STYLES,
+    Builder,
+    LabelledSet,
+    assert_audit_is_rules_plus_errata,
+    assert_counts,
+    assert_errata_reasoned,
+    assert_gold_is_cited_seed,
+    assert_gzip_header_fixed,
+    assert_rebuild_equals_committed,
+    assert_wrong_snapshot_one_error,
+    bench_baseline,
+    bench_module,
+)
+
 # (entries, gold pairs) per style, as SOURCES.md reports them
-STYLE_COUNTS = {
-    "given_surname": (536, 403),
-    "initials_first": (358, 262),
-    "other": (130, 90),
-    "surname_comma_given": (256, 190),
-    "surname_initials": (553, 417),
-    "title_first": (428, 315),
-}
-
-
-def _rows(name: str) -> list[dict]:
-    path = DATA / name
-    text = (
-        gzip.decompress(path.read_bytes()).decode("utf-8")
-        if path.suffix == ".gz"
-        else path.read_text("utf-8")
-    )
-    return [json.loads(line) for line in text.splitlines()]
+FRESH = LabelledSet(
+    "citation_fresh",
+    split="fresh",
+    source="linkedbooks",
+    style_counts={
+        "given_surname": (536, 403),
+        "initials_first": (358, 262),
+        "other": (130, 90),
+        "surname_comma_given": (256, 190),
+        "surname_initials": (553, 417),
+        "title_first": (428, 315),
+    },
+)
+DATA = FRESH.data
+BENCH = RESOLVE_STYLES
+# The LinkedBooks snapshot the set is built from (as the fetch tool leaves it);
+# $REFLONG_LINKEDBOOKS_GIT points elsewhere. Without it the rebuild test skips.
+BUILDER = Builder(
+    "build_citation_fresh",
+    flag="--linkedbooks",
+    env="REFLONG_LINKEDBOOKS_GIT",
+    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
+    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
+)
 
 
 def _builder():
-    sys.path.insert(0, str(REPO / "bench"))
-    import build_citation_fresh
-
-    return build_citation_fresh
+    return bench_module("build_citation_fresh")
 
 
 def test_the_set_holds_the_counts_its_sources_file_reports():
-    entries, seeds = _rows("entries.fresh.jsonl.gz"), _rows("seeds.fresh.jsonl")
-    assert len(entries) == 2261 and len(seeds) == 1616
-    assert sum(s["cited"] for s in seeds) == 1579 and sum(s["source"] == "container" for s in seeds) == 37
-    per_style = Counter(e["style"] for e in entries)
-    gold_per_style = Counter(e["style"] for e in entries if e["gold"] is not None)
-    assert {s: (per_style[s], gold_per_style[s]) for s in per_style} == STYLE_COUNTS
-    assert {e["split"] for e in entries} == {"fresh"} and {e["source"] for e in entries} == {"linkedbooks"}
-    assert len({e["id"] for e in entries}) == len(entries)
     # every file small enough for the repository
-    assert all(p.stat().st_size < 1 << 20 for p in DATA.iterdir())
+    assert_counts(FRESH, entries=2261, seeds=1616, cited=1579, containers=37)
 
 
 def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
-    seeds = {s["arxiv_id"]: s for s in _rows("seeds.fresh.jsonl")}
-    entries = _rows("entries.fresh.jsonl.gz")
-    gold = {e["gold"] for e in entries if e["gold"] is not None}
-    assert gold <= {k for k, s in seeds.items() if s["cited"]}
     # every cited seed is cited by at least one entry; held-out works give null golds
-    assert gold == {k for k, s in seeds.items() if s["cited"]}
-    assert sum(e["gold"] is None for e in entries) == 584
-
-
-def _audit():
-    sys.path.insert(0, str(REPO / "bench"))
-    import citation_styles_audit
-
-    return citation_styles_audit
+    assert_gold_is_cited_seed(FRESH, held_out=584, ids_prefixed=False)
 
 
 def test_every_erratum_has_a_reason_and_names_an_entry_of_the_set():
-    audit = _audit()
-    entries = {e["id"]: e for e in _rows("entries.fresh.jsonl.gz")}
-    seeds = {s["arxiv_id"]: s for s in _rows("seeds.fresh.jsonl")}
-    errata = audit.read_errata(DATA / "errata.jsonl")  # raises on a row without a note
+    errata = assert_errata_reasoned(
+        FRESH,
+        {
+            "venue_as_title": 18,
+            "work_split": 18,
+            "cluster_merges_works": 13,
+            "seed_title_corrupt": 8,
+            "container_as_title": 6,
+        },
+    )
     assert len(errata) == 63
-    assert Counter(r["category"] for r in errata) == {
-        "venue_as_title": 18,
-        "work_split": 18,
-        "cluster_merges_works": 13,
-        "seed_title_corrupt": 8,
-        "container_as_title": 6,
-    }
-    for row in errata:
-        assert row["id"] in entries and len(row["note"]) > 30
-        old = entries[row["id"]]["gold"] if row["field"] == "gold" else True
-        assert row["old"] == old
-        if row["field"] == "gold" and row["new"] is not None:
-            assert seeds[row["new"]]["cited"] and row["new"] != old
-        # a seed the note names is a seed of the set
-        for sid in re.findall(r"\b[wc]\d{5}\b", row["note"]):
-            assert sid in seeds, (row["id"], sid)
 
 
 def test_the_audit_file_is_the_rules_rows_plus_the_errata():
-    audit = _audit()
-    entries = _rows("entries.fresh.jsonl.gz")
-    rows = _rows("audit.jsonl")
-    rules = {r["id"]: r["category"] for r in rows if r["by"] == "rule"}
+    rules = assert_audit_is_rules_plus_errata(FRESH, rules=None, rows=83, kept=2197, kept_gold=1619)
     assert len(rules) == 20 and set(rules.values()) == {"titles_run_together"}
-    seeds = {"fresh": {s["arxiv_id"] for s in _rows("seeds.fresh.jsonl") if s["cited"]}}
-    rebuilt = audit.audit_rows(entries, rules, audit.read_errata(DATA / "errata.jsonl"), seeds)
-    assert rebuilt == rows and len(rows) == 83
-    kept = audit.apply_audit(entries, rows)
-    assert len(kept) == 2197 and sum(e["gold"] is not None for e in kept) == 1619
 
 
 def test_one_work_printed_two_ways_is_one_work_and_two_editions_are_two():
@@ -174,9 +147,7 @@ def test_one_work_printed_two_ways_is_one_work_and_two_editions_are_two():
 
 
 def test_the_gzip_header_is_fixed():
-    raw = (DATA / "entries.fresh.jsonl.gz").read_bytes()
-    assert raw[4:8] == b"\0\0\0\0"  # mtime 0: the same bytes on every rebuild
-    assert raw[3] & 0x08 == 0  # no file name stored
+    assert_gzip_header_fixed(FRESH)
 
 
 def test_tokens_are_joined_as_printed_and_the_journal_is_cut_off_the_title():
@@ -241,27 +212,8 @@ def test_the_style_rule_reads_the_first_author_as_printed():
 
 
 def test_the_bench_scores_the_fresh_split_with_the_baseline_only():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH),
-            "--data",
-            str(DATA),
-            "--splits",
-            "fresh",
-            "--no-ours",
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    result = json.loads(out.stdout)
-    fresh = result["fresh"]
+    fresh = bench_baseline(FRESH)
     assert (fresh["entries"], fresh["gold_pairs"], fresh["seeds"]) == (2261, 1677, 1616)
-    assert fresh["styles"] == {s: n for s, (n, _) in STYLE_COUNTS.items()}
     assert fresh["ours"] is None and fresh["audited"]["ours"] is None and fresh["seconds"]["ours"] is None
     overall = fresh["naive"]["overall"]
     assert overall["tp"] + overall["fn"] == 1677
@@ -282,4 +234,17 @@ def test_a_split_the_data_does_not_hold_is_one_clear_error():
     bad = subprocess.run(
         [sys.executable, str(BENCH), "--splits", "train"], capture_output=True, text=True, timeout=120
     )
-    assert bad.returncode == 2 and "unknown split 'train' (dev, test, fresh, holdout, plos)" in bad.stderr
+    assert (
+        bad.returncode == 2 and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc)" in bad.stderr
+    )
+
+
+@BUILDER.needs_snapshot()
+def test_the_builder_gives_the_committed_bytes_again(tmp_path):
+    assert_rebuild_equals_committed(FRESH, BUILDER, tmp_path)
+
+
+def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
+    assert_wrong_snapshot_one_error(
+        BUILDER, tmp_path, "build_citation_fresh: cannot read 9411db4e918b in {dir} (git exit 128)"
+    )

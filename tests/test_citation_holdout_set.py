@@ -10,173 +10,94 @@ machine, that the builder gives the committed bytes again.
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
-import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from collections import Counter
-from pathlib import Path
 
-import pytest
+from _labelled_sets import (
+    Builder,
+    LabelledSet,
+    assert_audit_is_rules_plus_errata,
+    assert_counts,
+    assert_errata_reasoned,
+    assert_gold_is_cited_seed,
+    assert_gzip_header_fixed,
+    assert_ids_and_order,
+    assert_multi_cited,
+    assert_rebuild_equals_committed,
+    assert_sources_table,
+    assert_titles_printed,
+    assert_wrong_snapshot_one_error,
+    bench_baseline,
+    bench_module,
+)
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "tests" / "data" / "real" / "citation_holdout"
-BENCH = REPO / "bench" / "resolve_styles.py"
+# (entries, gold pairs) per style, as SOURCES.md reports them
+HOLDOUT = LabelledSet(
+    "citation_holdout",
+    split="holdout",
+    source="scielo",
+    id_prefix="h",
+    style_counts={
+        "abnt": (383, 280),
+        "apa": (231, 154),
+        "name_year": (399, 302),
+        "other": (344, 256),
+        "vancouver": (793, 590),
+    },
+)
 # The packtools snapshot the set is built from (as the fetch tool leaves it); $REFLONG_SCIELO_GIT
 # points elsewhere. Without it the rebuild test skips; every other test reads the committed files.
-SCIELO_GIT = Path(os.environ.get("REFLONG_SCIELO_GIT", "/work/.mirror/scieloorg+packtools/repo"))
-# (entries, gold pairs) per style, as SOURCES.md reports them
-STYLE_COUNTS = {
-    "abnt": (383, 280),
-    "apa": (231, 154),
-    "name_year": (399, 302),
-    "other": (344, 256),
-    "vancouver": (793, 590),
-}
-
-
-def _rows(name: str) -> list[dict]:
-    path = DATA / name
-    text = (
-        gzip.decompress(path.read_bytes()).decode("utf-8")
-        if path.suffix == ".gz"
-        else path.read_text("utf-8")
-    )
-    return [json.loads(line) for line in text.splitlines()]
-
-
-def _bench_module(name: str):
-    sys.path.insert(0, str(REPO / "bench"))
-    return __import__(name)
+BUILDER = Builder(
+    "build_citation_holdout",
+    flag="--scielo",
+    env="REFLONG_SCIELO_GIT",
+    default="/work/.mirror/scieloorg+packtools/repo",
+    repo_name="scieloorg/packtools",
+)
 
 
 def test_the_set_holds_the_counts_its_sources_file_reports():
-    entries, seeds = _rows("entries.holdout.jsonl.gz"), _rows("seeds.holdout.jsonl")
-    assert len(entries) == 2150 and len(seeds) == 1604
-    assert sum(s["cited"] for s in seeds) == 1560 and sum(s["source"] == "container" for s in seeds) == 44
-    per_style = Counter(e["style"] for e in entries)
-    gold_per_style = Counter(e["style"] for e in entries if e["gold"] is not None)
-    assert {s: (per_style[s], gold_per_style[s]) for s in per_style} == STYLE_COUNTS
-    assert {e["split"] for e in entries} == {"holdout"} and {e["source"] for e in entries} == {"scielo"}
-    assert len({e["citing"] for e in entries}) == 74  # one citing document per SciELO article
-    ids = [e["id"] for e in entries]
-    assert len(set(ids)) == len(ids) and all(re.fullmatch(r"h\d{5}", i) for i in ids)
-    assert len({s["arxiv_id"] for s in seeds}) == len(seeds)
-    assert len({e["raw"] for e in entries}) == len(entries)  # identical strings kept once
-    # the entries are sorted by (citing, raw) and numbered in that order
-    assert [(e["citing"], e["raw"]) for e in entries] == sorted((e["citing"], e["raw"]) for e in entries)
+    assert_counts(HOLDOUT, entries=2150, seeds=1604, cited=1560, containers=44)
+    assert len({e["citing"] for e in HOLDOUT.entries()}) == 74  # one citing document per SciELO article
+    # ids numbered in (citing, raw) order, identical strings kept once
+    assert_ids_and_order(HOLDOUT)
     # works cited by more than one entry (printed by several articles or in several forms)
-    cited = Counter(e["gold"] for e in entries if e["gold"] is not None)
-    assert sum(n > 1 for n in cited.values()) == 19
-    assert all(p.stat().st_size < 1 << 20 for p in DATA.iterdir())
+    assert_multi_cited(HOLDOUT, 19)
 
 
 def test_the_sources_file_tables_are_the_committed_counts():
     """SOURCES.md's per-style table (entries, gold pairs, left out by the audit) and its naive
     figures are read from the file itself, so the file and the data cannot drift apart."""
-    text = (DATA / "SOURCES.md").read_text("utf-8")
-    table = dict(
-        (m.group(1), tuple(int(x.replace(",", "")) for x in m.group(2, 3, 4)))
-        for m in re.finditer(
-            r"^\| \*{0,2}(\w+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}(\d+)\*{0,2} \|$",
-            text,
-            re.M,
-        )
-    )
-    entries = _rows("entries.holdout.jsonl.gz")
-    left_out = {r["id"] for r in _rows("audit.jsonl") if r["field"] == "scored"}
-    expected = {"all": (len(entries), sum(e["gold"] is not None for e in entries), len(left_out))}
-    for style in STYLE_COUNTS:
-        mine = [e for e in entries if e["style"] == style]
-        expected[style] = (
-            len(mine),
-            sum(e["gold"] is not None for e in mine),
-            sum(e["id"] in left_out for e in mine),
-        )
-    assert table == expected
+    assert_sources_table(HOLDOUT)
 
 
 def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
-    seeds = {s["arxiv_id"]: s for s in _rows("seeds.holdout.jsonl")}
-    entries = _rows("entries.holdout.jsonl.gz")
-    gold = {e["gold"] for e in entries if e["gold"] is not None}
-    assert gold == {k for k, s in seeds.items() if s["cited"]}
-    assert all(k.startswith("w") for k in gold)
-    assert all(k.startswith("c") and s["first_author"] for k, s in seeds.items() if not s["cited"])
-    assert sum(e["gold"] is None for e in entries) == 568  # entries citing a held-out work
-    # gold entries whose string prints the seed's title differently (a typo, glue, a subtitle)
-    assert sum(seeds[e["gold"]]["title"].lower() not in e["raw"].lower() for e in entries if e["gold"]) == 16
+    assert_gold_is_cited_seed(HOLDOUT, held_out=568)  # entries citing a held-out work
+    # gold entries whose string prints the seed's title differently (a typo, glue, a subtitle);
     # the labelled title of each entry is printed in its string (the source annotates the
     # mixed-citation it stands beside)
-    b = _bench_module("build_citation_holdout")
-    assert all(b.title_start(e["raw"], e["title"]) >= 0 for e in entries)
+    assert_titles_printed(HOLDOUT, "build_citation_holdout", seed_title_differs=16)
 
 
 def test_the_gzip_header_is_fixed():
-    raw = (DATA / "entries.holdout.jsonl.gz").read_bytes()
-    assert raw[4:8] == b"\0\0\0\0"  # mtime 0: the same bytes on every rebuild
-    assert raw[3] & 0x08 == 0  # no file name stored
+    assert_gzip_header_fixed(HOLDOUT)
 
 
 def test_every_erratum_has_a_reason_and_names_an_entry_of_the_set():
-    audit = _bench_module("citation_styles_audit")
-    entries = {e["id"]: e for e in _rows("entries.holdout.jsonl.gz")}
-    seeds = {s["arxiv_id"]: s for s in _rows("seeds.holdout.jsonl")}
-    errata = audit.read_errata(DATA / "errata.jsonl")  # raises on a row without a note
-    assert Counter(r["category"] for r in errata) == {
-        "not_a_title": 11,
-        "seed_title_corrupt": 2,
-        "venue_as_title": 1,
-        "work_split": 1,
-    }
-    for row in errata:
-        assert row["id"] in entries and len(row["note"]) > 30
-        old = entries[row["id"]]["gold"] if row["field"] == "gold" else True
-        assert row["old"] == old
-        if row["field"] == "gold" and row["new"] is not None:
-            assert seeds[row["new"]]["cited"] and row["new"] != old
-        for sid in re.findall(r"\b[wc]\d{5}\b", row["note"]):
-            assert sid in seeds, (row["id"], sid)
+    assert_errata_reasoned(
+        HOLDOUT, {"not_a_title": 11, "seed_title_corrupt": 2, "venue_as_title": 1, "work_split": 1}
+    )
 
 
 def test_the_audit_file_is_the_rules_rows_plus_the_errata():
-    audit = _bench_module("citation_styles_audit")
-    entries = _rows("entries.holdout.jsonl.gz")
-    rows = _rows("audit.jsonl")
-    rules = {r["id"]: r["category"] for r in rows if r["by"] == "rule"}
-    assert rules == {"h01979": "venue_as_title"}  # a workshop's web page, annotated as the title
-    seeds = {"holdout": {s["arxiv_id"] for s in _rows("seeds.holdout.jsonl") if s["cited"]}}
-    rebuilt = audit.audit_rows(entries, rules, audit.read_errata(DATA / "errata.jsonl"), seeds)
-    assert rebuilt == rows and len(rows) == 16
-    kept = audit.apply_audit(entries, rows)
-    assert len(kept) == 2137 and sum(e["gold"] is not None for e in kept) == 1573
+    # a workshop's web page, annotated as the title
+    assert_audit_is_rules_plus_errata(
+        HOLDOUT, rules={"h01979": "venue_as_title"}, rows=16, kept=2137, kept_gold=1573
+    )
 
 
 def test_the_bench_scores_the_holdout_split_with_the_baseline_only():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH),
-            "--data",
-            str(DATA),
-            "--splits",
-            "holdout",
-            "--no-ours",
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    result = json.loads(out.stdout)["holdout"]
+    result = bench_baseline(HOLDOUT)
     assert (result["entries"], result["gold_pairs"], result["seeds"]) == (2150, 1582, 1604)
-    assert result["styles"] == {s: n for s, (n, _) in STYLE_COUNTS.items()}
-    assert result["ours"] is None and result["audited"]["ours"] is None
     overall = result["naive"]["overall"]
     assert overall["tp"] + overall["fn"] == 1582
     assert (overall["tp"], overall["fp"], overall["fn"]) == (1524, 88, 58)
@@ -186,7 +107,7 @@ def test_the_bench_scores_the_holdout_split_with_the_baseline_only():
 
 
 def test_the_style_rule_reads_the_printed_shape():
-    b = _bench_module("build_citation_holdout")
+    b = bench_module("build_citation_holdout")
     assert (
         b.style_of(
             "Mendes, L. (2017). Gentrificação turística em Lisboa. Cadernos",
@@ -224,7 +145,7 @@ def test_the_style_rule_reads_the_printed_shape():
 
 
 def test_the_converter_reads_a_scielo_reference_as_printed_and_as_annotated():
-    b = _bench_module("build_citation_holdout")
+    b = bench_module("build_citation_holdout")
     ref = ET.fromstring(
         "<ref><label>5</label><mixed-citation>5. BAKHTIN, M. Os gêneros do discurso. <italic>In:</italic>"
         " BAKHTIN, M. <italic>Os gêneros do discurso</italic> Trad. Paulo Bezerra. São Paulo: Editora 34,"
@@ -260,45 +181,12 @@ def test_the_converter_reads_a_scielo_reference_as_printed_and_as_annotated():
     assert not b.redistributable(None)
 
 
-@pytest.mark.skipif(
-    not (SCIELO_GIT / "HEAD").is_file(),
-    reason=f"needs the scieloorg/packtools snapshot at {SCIELO_GIT} (set REFLONG_SCIELO_GIT)",
-)
+@BUILDER.needs_snapshot()
 def test_the_builder_gives_the_committed_bytes_again(tmp_path):
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "build_citation_holdout.py"),
-            "--scielo",
-            str(SCIELO_GIT),
-            "--out",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr
-    for name in ("entries.holdout.jsonl.gz", "seeds.holdout.jsonl", "audit.jsonl"):
-        assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes(), name
+    assert_rebuild_equals_committed(HOLDOUT, BUILDER, tmp_path)
 
 
 def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "build_citation_holdout.py"),
-            "--scielo",
-            str(tmp_path),
-            "--out",
-            str(tmp_path / "o"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    assert_wrong_snapshot_one_error(
+        BUILDER, tmp_path, "build_citation_holdout: cannot read fe1ada8cd7cc in {dir} (git exit 128)"
     )
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert (
-        out.stderr.strip() == f"build_citation_holdout: cannot read fe1ada8cd7cc in {tmp_path} (git exit 128)"
-    )
-    assert not (tmp_path / "o").exists()

@@ -1,0 +1,260 @@
+"""Build tests/data/real/citation_pmc/: a FIFTH held-out set of real, labelled reference strings.
+
+    python bench/build_citation_pmc.py --glutton DIR [--out DIR] [--errata FILE]
+
+DIR is a git directory of a snapshot of github.com/kermitt2/biblio-glutton (as the ``fetch``
+tool leaves it); its DOI-matching evaluation file is read with ``git show COMMIT:PATH`` at the
+commit pinned below, so the same snapshot gives byte-identical output.
+
+Why this set exists: the four other sets (citation_styles, citation_fresh, citation_holdout,
+citation_plos) have all been read or tuned on. This one comes from a source never used and
+from the place our pipeline takes its strings from, PDFs: biblio-glutton's 17,015 reference/DOI
+pairs, made by its author from the "PMC 1943 sample" (1,943 PubMed Central articles of 1,943
+different journals, each with its PDF and its NLM XML). The raw string is the reference as
+GROBID extracted it from the PDF (its line breaks and the words hyphenated across them
+included); the label is what the article's NLM XML records for that reference: its DOI, PMID,
+article title and first author, aligned to the PDF string by a soft match. So the title, the
+first author and the work (the DOI) come from the publisher's structured record, not from the
+printed string; one journal per article gives the publishers' house styles side by side
+(Vancouver, name-year, APA, BMC's "Surname AB: Title. J 2008, 28:1-9.", ...). The set keeps the
+citation_styles format, so bench/resolve_styles.py scores it with ``--splits pmc``.
+
+What is written (format: SOURCES.md there): ``seeds.pmc.jsonl``, ``entries.pmc.jsonl.gz``,
+``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import subprocess
+import sys
+import zlib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from build_citation_fresh import styles_titles
+from build_citation_holdout import PLACE_RATIO, assemble, print_summary, style_of, title_start, write
+from build_citation_styles import _digest, _work_key, clean_title, git_show, squash
+from build_citation_styles import set_norm as norm
+from citation_styles_audit import read_errata
+from rapidfuzz import fuzz
+
+GLUTTON_COMMIT = "acda234c54b96889fabcfef401adb8185e92aabe"
+# the evaluation file of biblio-glutton's matching benchmark (doc/Benchmarking.md there); last
+# changed in d6238552ca030c1245431fb8ce94faf9317c3362 (2019-01-02)
+GLUTTON_PATH = "doc/references-doi-matching.json.gz"
+REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
+PRIOR_SETS = (
+    REAL / "citation_styles",
+    REAL / "citation_fresh",
+    REAL / "citation_holdout",
+    REAL / "citation_plos",
+)
+SPLIT = "pmc"
+SOURCE = "glutton"
+# The file names no citing article (its references are in article order, but nothing marks where
+# one article ends): every entry is cited from the sample as a whole.
+CITING = "glutton:pmc_sample_1943"
+# One cited work (DOI) in SHARE is taken, by a hash of its DOI: keeps the set near 2,800 entries
+# and every file under 1 MiB, and keeps every string of a DOI together (works cited twice).
+SHARE = 6
+# A word hyphenated across a PDF line break ("opti-\nmization", "hormone-\nregulated"): the lines
+# are joined with no space and the hyphen kept, so no character of the PDF is lost or invented.
+_LINE_HYPHEN = re.compile(r"(?<=\w-)[ \t]*\n\s*")
+
+
+def raw_of(reference: str) -> str:
+    """The printed reference as one line: a line break after a hyphen joins the lines with the
+    hyphen kept, any other line break is a space, whitespace squashed."""
+    return squash(_LINE_HYPHEN.sub("", reference))
+
+
+# What may follow a title in the printed string as more of the same title: a word, perhaps after
+# a comma, colon or dash ("... roots of Salvia miltiorrhiza", "... fiddler crab, Uca pugilator")
+_GOES_ON = re.compile(r"^\s*[,:;\-\u2013\u2014]?\s*([^\W_][\w-]*)")
+_FIRST_WORD = re.compile(r"\W*([\w-]+)")
+
+
+def title_end(raw: str, title: str) -> int:
+    """Where the XML's title ends in the printed string (-1: not found alike enough); a fuzzy
+    place is carried to the end of the word it stops in."""
+    at = raw.lower().find(title.lower())
+    if at >= 0:
+        return at + len(title)
+    m = fuzz.partial_ratio_alignment(title.lower(), raw.lower(), score_cutoff=PLACE_RATIO)
+    if m is None:
+        return -1
+    end = m.dest_end
+    while end < len(raw) and (raw[end].isalnum() or raw[end] == "-"):
+        end += 1
+    return end
+
+
+def title_cut(raw: str, title: str, journal: str) -> bool:
+    """Whether the XML's title stops where the printed title goes on: the file's exporter kept
+    an article title's text up to its first inline element, so a title with a species or gene
+    name in italics is cut before it ("Phenotypic plasticity of" for "Phenotypic plasticity of
+    Senecio vulgaris from contrasting habitat types"). A title printed with no punctuation before
+    its journal ("... 3 children and 3 fetuses Journal of the Neurological Sciences, 41") is not
+    cut: the word after it begins the journal's name the XML records (first words alike)."""
+    if title[-1:] in "?!.)":
+        return False
+    end = title_end(raw, title)
+    m = _GOES_ON.match(raw[end:]) if end >= 0 else None
+    if m is None:
+        return False
+    word = m.group(1).lower().replace("-", "")
+    j = _FIRST_WORD.match(journal)
+    first = j.group(1).lower().replace("-", "") if j else ""
+    return not (first and (word.startswith(first) or first.startswith(word)))
+
+
+# A year as a reference prints it: not part of a page range or after a volume's colon
+# ("Neuroreport 7, 1977-1981", "Lancet 342:1879-82"); "(1996)" is preferred where printed.
+_PRINTED_YEAR = re.compile(r"(?<![\d:\-\u2013])((?:1[6-9]|20)\d\d)[a-z]?(?![\d\-\u2013])")
+_PAREN_YEAR = re.compile(r"\(\s*((?:1[6-9]|20)\d\d)[a-z]?\s*\)")
+
+
+def printed_year(raw: str, title: str) -> int | None:
+    """The year printed outside the title (the source records no year of the cited work): in
+    parentheses where there is one ("(2008) Echocardiographic ..."), else the first printed
+    ("... J Neurosci 2008, 28(53):14329-40.")."""
+    at = title_start(raw, title)
+    rest = raw[:at] + " " + raw[at + len(title) :] if at >= 0 else raw
+    m = _PAREN_YEAR.search(rest) or _PRINTED_YEAR.search(rest)
+    return int(m.group(1)) if m else None
+
+
+def unify_by_doi(kept: list[dict], counts: Counter) -> None:
+    """One title per cited DOI: the XML files of different articles may record one work's title
+    in different forms ("Gene ontology: tool for the unification of biology" and the same with
+    PubMed's ". The Gene Ontology Consortium"; "DS14: standard assessment ..." and "Standard
+    assessment ..."), which the works (grouped by title) would split into two seeds of one work.
+    The form printed in every string of the DOI is taken (the most common first); when no form
+    is, the entries keep their own."""
+    by_doi: dict[str, list[dict]] = defaultdict(list)
+    for it in kept:
+        by_doi[it["doi"]].append(it)
+    for doi in sorted(by_doi):
+        group = by_doi[doi]
+        forms = Counter(it["title"] for it in group)
+        if len(forms) < 2:
+            continue
+        counts["dois_with_several_titles"] += 1
+        ranked = sorted(forms.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))
+        form = next((t for t, _ in ranked if all(title_start(it["raw"], t) >= 0 for it in group)), None)
+        if form is None:
+            counts["dois_with_several_titles_kept"] += 1
+            continue
+        for it in group:
+            counts["titles_unified"] += it["title"] != form
+            it["title"] = form
+
+
+def read_records(repo: Path) -> list[dict]:
+    """The evaluation file's records, in file order."""
+    data = git_show(repo, GLUTTON_COMMIT, GLUTTON_PATH)
+    try:
+        records = json.loads(gzip.decompress(data).decode("utf-8"))
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ValueError(f"{GLUTTON_PATH} at {GLUTTON_COMMIT[:12]} is not a gzip file: {exc}") from exc
+    if not isinstance(records, list) or not all(isinstance(r, dict) and "reference" in r for r in records):
+        raise ValueError(f"{GLUTTON_PATH} at {GLUTTON_COMMIT[:12]} is not a list of reference records")
+    return records
+
+
+def build(
+    repo: Path, seen: set[str], errata: list[dict] | None = None
+) -> tuple[list[dict], list[dict], list[dict], dict]:
+    """Seeds, entries, audit rows and the conversion counts."""
+    records = read_records(repo)
+    counts: Counter = Counter(references=len(records))
+    kept: list[dict] = []
+    raws: set[str] = set()
+    for n, rec in enumerate(records):
+        doi = (rec.get("doi") or "").lower()
+        if _digest(doi) % SHARE != 0:
+            continue
+        counts["references_taken"] += 1
+        raw = raw_of(rec["reference"])
+        title = clean_title(rec.get("atitle") or "")
+        if len(norm(title).split()) < 2:
+            counts["no_title"] += 1  # no article title in the XML, a one-word title
+            continue
+        if title_start(raw, title) < 0:
+            # the XML's title is not printed in the PDF string (a soft-match misalignment: the
+            # DOI and title of another reference, or a string GROBID cut before its title)
+            counts["title_not_printed"] += 1
+            continue
+        if title_cut(raw, title, rec.get("jtitle") or ""):
+            counts["title_cut"] += 1
+            continue
+        if raw in raws:
+            counts["duplicate_raw"] += 1
+            continue
+        raws.add(raw)
+        counts["line_hyphen_joins"] += len(_LINE_HYPHEN.findall(rec["reference"]))
+        kept.append(
+            {
+                "citing": CITING,
+                "n": n,
+                "doi": doi,
+                "raw": raw,
+                "title": title,
+                "fields": 1,
+                "container": "",
+                "editor": "",
+                "surname": squash(rec.get("firstAuthor") or ""),
+                "author": squash(rec.get("firstAuthor") or ""),
+                "year": printed_year(raw, title),
+            }
+        )
+    unify_by_doi(kept, counts)
+    for it in kept:
+        it["style"] = style_of(it["raw"], it["title"])
+    dois: dict[str, set[str]] = defaultdict(set)
+    for it in kept:
+        dois[_work_key(it["title"])].add(it["doi"])
+    # one title, several DOIs: one work to a title-only resolver (an erratum, a reprint), kept
+    counts["titles_with_several_dois"] = sum(len(v) > 1 for v in dois.values())
+    counts["without_first_author"] = sum(not it["surname"] for it in kept)
+    counts["without_year"] = sum(it["year"] is None for it in kept)
+    seeds, entries, rows = assemble(kept, counts, seen, errata, split=SPLIT, source=SOURCE, prefix="g")
+    return seeds, entries, rows, dict(counts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--glutton", type=Path, required=True, help="git dir of kermitt2/biblio-glutton")
+    ap.add_argument("--out", type=Path, default=REAL / "citation_pmc")
+    ap.add_argument(
+        "--errata",
+        type=Path,
+        default=REAL / "citation_pmc" / "errata.jsonl",
+        help="the hand errata of the label audit, read from the strings (default: %(default)s)",
+    )
+    args = ap.parse_args(argv)
+    try:
+        errata = read_errata(args.errata)
+        seen = set().union(*(styles_titles(p) for p in PRIOR_SETS))
+        seeds, entries, rows, counts = build(args.glutton, seen, errata)
+    except (OSError, ValueError) as exc:
+        print(f"build_citation_pmc: {exc}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
+        print(
+            f"build_citation_pmc: cannot read {GLUTTON_COMMIT[:12]}:{GLUTTON_PATH} in {args.glutton} "
+            f"(git exit {exc.returncode})",
+            file=sys.stderr,
+        )
+        return 2
+    write(args.out, seeds, entries, rows, split=SPLIT)
+    print_summary(counts, seeds, entries, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

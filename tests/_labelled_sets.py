@@ -1,0 +1,291 @@
+"""The checks every real labelled set of reference strings shares (tests/data/real/citation_*).
+
+Why one module: the sets citation_fresh, citation_holdout, citation_plos and citation_pmc are
+made the same way (the citation_styles format, a builder in bench/ that rebuilds them byte for
+byte from a pinned snapshot, a label audit of rules plus hand errata) and their tests made the
+same checks with only the script, flag and file names changed. Each set test now names its set
+once (``LabelledSet``) and calls these checks with the figures its SOURCES.md reports; what only
+one set has (its converter's rules, its style rule) stays in its own test file.
+
+Nothing here runs our resolver: the sets are held out, and the bench is run with ``--no-ours``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH = REPO / "bench"
+RESOLVE_STYLES = BENCH / "resolve_styles.py"
+# A row of a SOURCES.md per-style table: | style | entries | gold pairs | left out by the audit |
+_TABLE_ROW = re.compile(
+    r"^\| \*{0,2}(\w+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}(\d+)\*{0,2} \|$",
+    re.M,
+)
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    """One set: its folder, split, entries' source and id prefix, and per style the (entries,
+    gold pairs) its SOURCES.md reports."""
+
+    name: str  # the folder under tests/data/real
+    split: str
+    source: str
+    style_counts: dict[str, tuple[int, int]]
+    id_prefix: str = ""
+
+    @property
+    def data(self) -> Path:
+        return REPO / "tests" / "data" / "real" / self.name
+
+    def rows(self, name: str) -> list[dict]:
+        """A file of the set as JSON rows (gzip read where the name says so)."""
+        path = self.data / name
+        text = (
+            gzip.decompress(path.read_bytes()).decode("utf-8")
+            if path.suffix == ".gz"
+            else path.read_text("utf-8")
+        )
+        return [json.loads(line) for line in text.splitlines()]
+
+    def entries(self) -> list[dict]:
+        return self.rows(f"entries.{self.split}.jsonl.gz")
+
+    def seeds(self) -> list[dict]:
+        return self.rows(f"seeds.{self.split}.jsonl")
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A set's builder script in bench/, the flag naming its snapshot, where the snapshot is (an
+    environment variable may point elsewhere)."""
+
+    script: str  # e.g. "build_citation_plos"
+    flag: str  # e.g. "--plos"
+    env: str  # e.g. "REFLONG_PLOS_GIT"
+    default: str  # the git dir the fetch tool leaves
+    repo_name: str  # owner/name, for the skip reason
+
+    @property
+    def snapshot(self) -> Path:
+        return Path(os.environ.get(self.env, self.default))
+
+    def needs_snapshot(self) -> pytest.MarkDecorator:
+        """Skip (with the reason every set test gives) when the snapshot is not on this machine."""
+        return pytest.mark.skipif(
+            not (self.snapshot / "HEAD").is_file(),
+            reason=f"needs the {self.repo_name} snapshot at {self.snapshot} (set {self.env})",
+        )
+
+
+def bench_module(name: str):
+    """A bench/ module, imported as the scripts import each other."""
+    sys.path.insert(0, str(BENCH))
+    return __import__(name)
+
+
+def assert_counts(s: LabelledSet, *, entries: int, seeds: int, cited: int, containers: int) -> None:
+    """Entries, seeds, cited seeds and edited volumes nobody cites as SOURCES.md reports them,
+    per style, one split and source, unique entry ids, every file under 1 MiB."""
+    rows, seed_rows = s.entries(), s.seeds()
+    assert len(rows) == entries and len(seed_rows) == seeds
+    assert sum(x["cited"] for x in seed_rows) == cited
+    assert sum(x["source"] == "container" for x in seed_rows) == containers
+    per_style = Counter(e["style"] for e in rows)
+    gold_per_style = Counter(e["style"] for e in rows if e["gold"] is not None)
+    assert {k: (per_style[k], gold_per_style[k]) for k in per_style} == s.style_counts
+    assert {e["split"] for e in rows} == {s.split} and {e["source"] for e in rows} == {s.source}
+    assert len({e["id"] for e in rows}) == len(rows)
+    assert all(p.stat().st_size < 1 << 20 for p in s.data.iterdir())
+
+
+def assert_ids_and_order(s: LabelledSet) -> None:
+    """Ids ``<prefix>00001``... numbered in (citing, raw) order, unique seed ids, each string
+    once."""
+    rows, seed_rows = s.entries(), s.seeds()
+    ids = [e["id"] for e in rows]
+    assert len(set(ids)) == len(ids) and all(re.fullmatch(rf"{s.id_prefix}\d{{5}}", i) for i in ids)
+    assert len({x["arxiv_id"] for x in seed_rows}) == len(seed_rows)
+    assert len({e["raw"] for e in rows}) == len(rows)  # identical strings kept once
+    assert [(e["citing"], e["raw"]) for e in rows] == sorted((e["citing"], e["raw"]) for e in rows)
+
+
+def assert_multi_cited(s: LabelledSet, works: int) -> None:
+    """How many works more than one entry cites."""
+    cited = Counter(e["gold"] for e in s.entries() if e["gold"] is not None)
+    assert sum(n > 1 for n in cited.values()) == works
+
+
+def assert_sources_table(s: LabelledSet) -> str:
+    """SOURCES.md's per-style table (entries, gold pairs, left out by the audit) is read from the
+    file itself, so the file and the data cannot drift apart. Returns the file's text."""
+    text = (s.data / "SOURCES.md").read_text("utf-8")
+    table = {
+        m.group(1): tuple(int(x.replace(",", "")) for x in m.group(2, 3, 4))
+        for m in _TABLE_ROW.finditer(text)
+    }
+    rows = s.entries()
+    left_out = {r["id"] for r in s.rows("audit.jsonl") if r["field"] == "scored"}
+    expected = {"all": (len(rows), sum(e["gold"] is not None for e in rows), len(left_out))}
+    for style in s.style_counts:
+        mine = [e for e in rows if e["style"] == style]
+        expected[style] = (
+            len(mine),
+            sum(e["gold"] is not None for e in mine),
+            sum(e["id"] in left_out for e in mine),
+        )
+    assert table == expected
+    return text
+
+
+def assert_gold_is_cited_seed(s: LabelledSet, *, held_out: int, ids_prefixed: bool = True) -> dict[str, dict]:
+    """Every gold is a cited seed and every cited seed is some entry's gold; ``held_out`` entries
+    cite a work with no seed; with ``ids_prefixed``, works are ``w...`` and edited volumes nobody
+    cites ``c...`` with an editor. Returns the seeds by id."""
+    seeds = {x["arxiv_id"]: x for x in s.seeds()}
+    rows = s.entries()
+    gold = {e["gold"] for e in rows if e["gold"] is not None}
+    assert gold <= {k for k, x in seeds.items() if x["cited"]}
+    assert gold == {k for k, x in seeds.items() if x["cited"]}
+    if ids_prefixed:
+        assert all(k.startswith("w") for k in gold)
+        assert all(k.startswith("c") and x["first_author"] for k, x in seeds.items() if not x["cited"])
+    assert sum(e["gold"] is None for e in rows) == held_out
+    return seeds
+
+
+def assert_titles_printed(s: LabelledSet, builder: str, *, seed_title_differs: int) -> None:
+    """Each entry's labelled title is printed in its string (placed by the builder's
+    ``title_start``); ``seed_title_differs`` gold entries print their seed's title otherwise (a
+    typo, glue, a dash)."""
+    seeds = {x["arxiv_id"]: x for x in s.seeds()}
+    rows = s.entries()
+    differs = sum(seeds[e["gold"]]["title"].lower() not in e["raw"].lower() for e in rows if e["gold"])
+    assert differs == seed_title_differs
+    b = bench_module(builder)
+    assert all(b.title_start(e["raw"], e["title"]) >= 0 for e in rows)
+
+
+def assert_no_work_of_the_prior_sets(s: LabelledSet, builder: str) -> None:
+    """No seed's title is a title of the sets built before (the builders' ``set_norm``)."""
+    b = bench_module(builder)
+    fresh = bench_module("build_citation_fresh")
+    seen = set().union(*(fresh.styles_titles(p) for p in b.PRIOR_SETS))
+    assert not any(fresh.norm(x["title"]) in seen for x in s.seeds())
+
+
+def assert_gzip_header_fixed(s: LabelledSet) -> None:
+    raw = (s.data / f"entries.{s.split}.jsonl.gz").read_bytes()
+    assert raw[4:8] == b"\0\0\0\0"  # mtime 0: the same bytes on every rebuild
+    assert raw[3] & 0x08 == 0  # no file name stored
+
+
+def assert_errata_reasoned(s: LabelledSet, categories: dict[str, int]) -> list[dict]:
+    """Every hand erratum has a reason, names an entry of the set with its old value, a new gold
+    that is another cited seed, and only seeds of the set in its note. Returns the errata."""
+    audit = bench_module("citation_styles_audit")
+    rows = {e["id"]: e for e in s.entries()}
+    seeds = {x["arxiv_id"]: x for x in s.seeds()}
+    errata = audit.read_errata(s.data / "errata.jsonl")  # raises on a row without a note
+    assert Counter(r["category"] for r in errata) == categories
+    for row in errata:
+        assert row["id"] in rows and len(row["note"]) > 30
+        old = rows[row["id"]]["gold"] if row["field"] == "gold" else True
+        assert row["old"] == old
+        if row["field"] == "gold" and row["new"] is not None:
+            assert seeds[row["new"]]["cited"] and row["new"] != old
+        for sid in re.findall(r"\b[wc]\d{5}\b", row["note"]):
+            assert sid in seeds, (row["id"], sid)
+    return errata
+
+
+def assert_audit_is_rules_plus_errata(
+    s: LabelledSet, *, rules: dict[str, str] | None, rows: int, kept: int, kept_gold: int
+) -> dict[str, str]:
+    """audit.jsonl is exactly the rules' rows plus the errata's (rebuilt from them); ``rules``
+    (id -> category) when given is what the rules must have fired on; ``kept`` entries are scored
+    after the audit, ``kept_gold`` of them with a gold. Returns the rules' rows."""
+    audit = bench_module("citation_styles_audit")
+    entries = s.entries()
+    audit_rows = s.rows("audit.jsonl")
+    fired = {r["id"]: r["category"] for r in audit_rows if r["by"] == "rule"}
+    if rules is not None:
+        assert fired == rules
+    seeds = {s.split: {x["arxiv_id"] for x in s.seeds() if x["cited"]}}
+    rebuilt = audit.audit_rows(entries, fired, audit.read_errata(s.data / "errata.jsonl"), seeds)
+    assert rebuilt == audit_rows and len(audit_rows) == rows
+    after = audit.apply_audit(entries, audit_rows)
+    assert len(after) == kept and sum(e["gold"] is not None for e in after) == kept_gold
+    return fired
+
+
+def bench_baseline(s: LabelledSet) -> dict:
+    """bench/resolve_styles.py on the set's split with the naive baseline only (no corpus): its
+    figures for the split, after checking the counts it read and that ours was not run."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(RESOLVE_STYLES),
+            "--data",
+            str(s.data),
+            "--splits",
+            s.split,
+            "--no-ours",
+            "--corpus",
+            str(REPO / "no-such-corpus"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    result = json.loads(out.stdout)[s.split]
+    gold_pairs = sum(g for _, g in s.style_counts.values())
+    assert (result["entries"], result["gold_pairs"], result["seeds"]) == (
+        sum(n for n, _ in s.style_counts.values()),
+        gold_pairs,
+        len(s.seeds()),
+    )
+    assert result["styles"] == {k: n for k, (n, _) in s.style_counts.items()}
+    assert result["ours"] is None and result["audited"]["ours"] is None and result["seconds"]["ours"] is None
+    overall = result["naive"]["overall"]
+    assert overall["tp"] + overall.get("fn", 0) == gold_pairs
+    return result
+
+
+def assert_rebuild_equals_committed(s: LabelledSet, b: Builder, tmp_path: Path) -> None:
+    """The builder, run on the snapshot, writes the committed files byte for byte."""
+    out = subprocess.run(
+        [sys.executable, str(BENCH / f"{b.script}.py"), b.flag, str(b.snapshot), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    for name in (f"entries.{s.split}.jsonl.gz", f"seeds.{s.split}.jsonl", "audit.jsonl"):
+        assert (tmp_path / name).read_bytes() == (s.data / name).read_bytes(), name
+
+
+def assert_wrong_snapshot_one_error(b: Builder, tmp_path: Path, message: str) -> None:
+    """A directory that is no snapshot (``tmp_path``) is one error line (``message``, with
+    ``{dir}`` for the directory), exit 2, no traceback, nothing written."""
+    out = subprocess.run(
+        [sys.executable, str(BENCH / f"{b.script}.py"), b.flag, str(tmp_path), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == message.format(dir=tmp_path)
+    assert not (tmp_path / "o").exists()

@@ -8,6 +8,7 @@ of the same set) must stay accepted.
 
 from __future__ import annotations
 
+from reflong.citations.institution_author import institution_field
 from reflong.citations.part_numbers import numeral, printed_part, title_part
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
@@ -149,3 +150,34 @@ def test_part_numbers_are_read_only_where_they_stand_as_parts():
     words, bounds = ["title", "of", "it", "xi", "j"], [False, False, True, True, True]
     assert printed_part(words, bounds, 0, 2, ["Title", "of", "it", "Xi", "J"]) is None
     assert printed_part(words, bounds, 0, 2, ["Title", "of", "it", "XI", "J"]) == (11, "numeral")
+
+
+# --- 5. a title-case title holding an institution word is no institution ---------------------------
+
+YEARBOOK = SeedTitle("w00397", "China Labour Statistical Yearbook, several editions", None, None)
+
+
+def test_a_title_holding_only_a_qualifier_word_is_no_institution():
+    # CONSTRUCTED strings (no labelled set has such a case yet): a title of the entry's own before
+    # an authorless seed's title, holding "National" but no body ("Bureau", "Ministry", ...). Read
+    # as an institution it was an author block and the seed, a container here, was accepted.
+    assert institution_field(["National", "Income", "Accounts"]) is None
+    assert institution_field(["Wages", "in", "the", "National", "Economy"]) is None
+    for title in ("National Income Accounts of the world", "Wages in the National Economy"):
+        m = _best([YEARBOOK], f"{title}. China Labour Statistical Yearbook, several editions.")
+        assert m.band == "review", m.reason
+        assert "institution printed as the author" not in m.reason
+        assert f"another title-like field comes first ('{title}')" in m.reason, m.reason
+    # A title-case field with no institution word in it is not read as an author block either.
+    m = _best([YEARBOOK], "National Income Accounts. China Labour Statistical Yearbook, several editions.")
+    assert "institution printed as the author" not in m.reason, m.reason
+
+
+def test_an_institution_named_by_its_body_stays_an_author_block():
+    # SciELO h00229 and the resolve-12 cases: a body word, or an acronym, with the qualifier.
+    assert institution_field(["Australian", "Bureau", "of", "Statistics"])
+    assert institution_field(["PNG", "National", "Statistics"])
+    assert institution_field(["Instituto", "Nacional", "de", "Estadistica"])
+    ref = "NBS – National Bureau of Statistics of China. China Labour Statistical Yearbook, several editions."
+    m = _best([YEARBOOK], ref)
+    assert m.band == "accept" and "institution printed as the author ('NBS National Bureau" in m.reason

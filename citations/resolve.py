@@ -55,7 +55,9 @@ from reflong.common.dois import split_dois
 #    edge back from accept, the title-head rule too; a variant title of a seed dated by its
 #    printing (not an arXiv id) needs the seed's year or the next (a later one is as often the
 #    author's next paper); the head rule reads years the same way; a title-case field holding
-#    only a qualifier ("National Income Accounts") is no institution (``institution_author``).
+#    only a qualifier ("National Income Accounts") is no institution (``institution_author``);
+#    a seed printed before 1900 printed again over a decade later is another edition
+#    (``edition_evidence``).
 # 12: an institution printed as the author of a seed with no author is an author block, not a
 #    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
 #    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's

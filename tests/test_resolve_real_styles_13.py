@@ -181,3 +181,24 @@ def test_an_institution_named_by_its_body_stays_an_author_block():
     ref = "NBS – National Bureau of Statistics of China. China Labour Statistical Yearbook, several editions."
     m = _best([YEARBOOK], ref)
     assert m.band == "accept" and "institution printed as the author ('NBS National Bureau" in m.reason
+
+
+# --- 4. LinkedBooks initials_first: a nineteenth-century book printed again ------------------------
+
+FESTE = SeedTitle("w01440", "Origine delle feste veneziane", "1817-01-01", "Michiel")
+
+
+def test_a_book_printed_before_1900_printed_again_a_decade_later_is_another_edition():
+    # LinkedBooks f02150 (audited: the Milano 1829 edition, not the Venezia 1817-1827 one).
+    m = _best([FESTE], "1829 G. Renier Michiel, Origine delle feste veneziane, Milano.")
+    assert m.band == "review", m.reason
+    assert "printed year 1829 is 12 years after the seed's (1817): a work printed before 1900" in m.reason
+    # The seed's own printing (f02129) is accepted.
+    assert (
+        _best([FESTE], "1817-1827 G. Renier Michiel, Origine delle feste veneziane, Venezia.").band
+        == "accept"
+    )
+    # A modern seed printed again 15 years later (the older set's dev e04571) keeps its accept.
+    cft = SeedTitle("w01564", "Conformal Field Theory", "1997-01-01", "Francesco")
+    ref = "P. Francesco, P. Mathieu, and D. Sénéchal, Conformal field theory (Springer,2012 )."
+    assert _best([cft], ref).band == "accept"

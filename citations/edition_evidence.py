@@ -160,7 +160,9 @@ def edition_doubts(
     - every printed year more than ``FAR_AFTER_YEARS`` after the seed's (``later_printing``)
       together with a second fact: more than ``REPRINT_YEARS`` later (a reprint or a new
       edition), or a part, volume or edition number after the title (``part_mark``) that the
-      seed title lacks. A decade alone is not enough: a translation or a late journal version
+      seed title lacks, or a seed printed before 1900 (no preprint or journal version follows
+      a book of then by a decade; resolve-13). For a modern seed a decade alone is not enough:
+      a translation or a late journal version
       of the same work is printed that late too; nor is another first author with it (the
       same bare title printed 37 years later by another author was one work in the labels of
       tests/data/real/citation_styles, e00905)."""
@@ -177,6 +179,11 @@ def edition_doubts(
         part = part_mark(words, last, seed_words)
         if gap > REPRINT_YEARS:
             out.append(f"{why}: another edition or a reprint")
+        elif seed_year < MODERN:
+            # A book printed before 1900 has no preprint nor a journal version that follows it
+            # years later: printed again over a decade later ("Origine delle feste veneziane",
+            # Venezia 1817, and Milano 1829; LinkedBooks f02150) it is another edition (resolve-13).
+            out.append(f"{why}: a work printed before {MODERN}, printed again: another edition")
         elif part:
             out.append(f"{why} and it names '{part}' after the title: another part or edition")
     return out

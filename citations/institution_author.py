@@ -34,6 +34,13 @@ _INSTITUTION_WORDS_TEXT = """
     senado congresso tribunal banco bank statistics estatistica estadistica
     """
 _INSTITUTION_WORDS = frozenset(_INSTITUTION_WORDS_TEXT.split())
+# Words that qualify an institution but do not name one: "National Bureau of Statistics" is an
+# institution by its "Bureau"; "National Income Accounts", "Wages in the National Economy" are
+# titles (resolve-13: a title-case field holding only such a word is no author block).
+_QUALIFIER_WORDS = frozenset(
+    {"national", "nacional", "nationale", "nazionale", "statistics", "estatistica", "estadistica"}
+)
+_BODY_WORDS = _INSTITUTION_WORDS - _QUALIFIER_WORDS
 # Lower-case words a name of an institution carries ("of", "do", "e", "dos"): no prose.
 _NAME_LINKS_TEXT = """
     of the for and on de do da dos das e y del della delle di des du la le et und fur van von em
@@ -48,13 +55,14 @@ MAX_PROSE_WORDS = 1  # "Fundação Instituto Brasileiro de geografia e Estatíst
 
 def institution_field(field: list[str]) -> str | None:
     """The field (its printed words, case kept) as an institution's name, or None when it reads
-    as prose or as no institution: an acronym ("NBS", "IBAMA", "BRASIL") or an institution word,
-    and no more than ``MAX_PROSE_WORDS`` lower-case words besides the links names use."""
+    as prose or as no institution: an acronym ("NBS", "IBAMA", "BRASIL") or a word naming a body
+    ("Ministry", "Instituto", "Bureau"; a qualifier such as "National" alone is no body), and no
+    more than ``MAX_PROSE_WORDS`` lower-case words besides the links names use."""
     alpha = [w for w in field if w.isalpha()]
     if not alpha or not alpha[0][0].isupper():
         return None
     acronym = any(_ACRONYM.match(w) and not _ROMAN.match(w) for w in alpha)
-    named = any(w.lower() in _INSTITUTION_WORDS for w in alpha)
+    named = any(w.lower() in _BODY_WORDS for w in alpha)
     prose = [w for w in alpha if w[0].islower() and w.lower() not in _NAME_LINKS]
     if not (acronym or named) or len(prose) > MAX_PROSE_WORDS:
         return None

@@ -39,13 +39,25 @@ from rapidfuzz import fuzz
 from reflong.citations import author_evidence as ae
 from reflong.citations import edition_evidence as ee
 from reflong.citations import institution_author as ia
+from reflong.citations import part_numbers as pn
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
+from reflong.citations import variant_years as vy
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
 from reflong.common.dois import split_dois
 
+# 13 (precision, ``part_numbers``, ``variant_years``): a part number of a numbered series or a
+#    volume in any language ("VII.", "Volumen II", "Band", "Tome", "Tomo", "Teil", "Parte",
+#    "Libro") that differs between seed and entry, a seed's part the entry does not print, or a
+#    part printed after a title of the entry's own (the seed is then the series' name) holds the
+#    edge back from accept, the title-head rule too; a variant title of a seed dated by its
+#    printing (not an arXiv id) needs the seed's year or the next (a later one is as often the
+#    author's next paper); the head rule reads years the same way; a title-case field holding
+#    only a qualifier ("National Income Accounts") is no institution (``institution_author``);
+#    a seed printed before 1900 printed again over a decade later is another edition
+#    (``edition_evidence``).
 # 12: an institution printed as the author of a seed with no author is an author block, not a
 #    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
 #    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's
@@ -97,7 +109,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-12"
+RESOLVER_VERSION = "resolve-13"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -541,6 +553,15 @@ class SeedIndex:
             notes.extend(held)
         return []
 
+    @staticmethod
+    def _own_title_before(ref: _Ref, first: int) -> bool:
+        """Whether a title-like field of the entry's own (prose, ``earlier_title_field``) is
+        printed before the field that holds word ``first``."""
+        field_first = first
+        while field_first > 0 and not ref.bounds[field_first - 1]:
+            field_first -= 1
+        return te.earlier_title_field(ref.cased, ref.bounds, field_first) is not None
+
     def _chapter(self, seed: _Seed, ref: _Ref, first: int) -> bool:
         """The title run is printed as the container of the entry ("Chapter. In: Eds (eds)
         Volume"): a chapter of the volume, not the volume. Unless nothing but the entry's authors
@@ -784,26 +805,43 @@ class SeedIndex:
                     t.late_years,
                 )
             )
+            # Another part of a numbered series or another volume (``part_numbers``).
+            part = pn.part_doubt(
+                seed.info.title,
+                ref.words,
+                ref.bounds,
+                lay.first,
+                lay.last,
+                ref.cased,
+                self._own_title_before(ref, lay.first),
+            )
+            if part:
+                lay.doubts.append(part)
         # Container doubts are read only for an edge that could be accepted (they only ever hold
         # one back), which keeps the layout reading off the hot path.
+        # A printed year near the seed's: a preprint's window for an arXiv seed, the printing's
+        # own year for a seed dated by its printing (``variant_years``).
+        near_years = vy.variant_years(seed.year, ref.years, seed.arxiv_like, t.late_years)
         variant = (
             t.variant <= score < t.accept
             and author == "match"
             and not (sequel or predates or other_id or lay.doubts)
             and _title_words(seed) >= 4
-            and seed.year
-            and any(seed.year - 1 <= y <= seed.year + t.late_years for y in ref.years)
+            and bool(near_years)
         )
         if variant or score >= t.accept:
             lay.doubts[:0] = self._container_doubts(seed, ref, lay.first, lay.last, author, notes)
         if variant and not lay.doubts and seed.year:
             # A title printed differently (a word inserted or changed, a subtitle left out): the
             # title alone is not enough, the first author and a year near the seed's are.
-            years = sorted({y for y in ref.years if seed.year - 1 <= y <= seed.year + t.late_years})
             notes.append(
-                f"title printed differently (score {score:.1f}); first author and year {years[0]} agree"
+                f"title printed differently (score {score:.1f}); first author and year {near_years[0]} agree"
             )
             score = t.accept
+        elif t.variant <= score < t.accept and author == "match" and not near_years:
+            late = vy.variant_years(seed.year, ref.years, True, t.late_years)
+            if late:  # what the preprint's window would have taken: said, so a person sees why
+                notes.append(vy.too_late_note(score, late[-1], seed.year))
         for doubt in lay.doubts:
             notes.append(doubt)
             score = min(score, t.accept - 0.01)
@@ -831,7 +869,7 @@ class SeedIndex:
         first = th.head_run(head, ref.words, ref.plain, ref.starts, ref.bounds, ref.colons)
         if first is None or self.author_evidence(seed, ref, first).verdict != "match":
             return None
-        years = sorted(y for y in ref.years if ee.year_printed(seed.year, [y], t.late_years))
+        years = vy.variant_years(seed.year, ref.years, seed.arxiv_like, t.late_years)
         if not years or seed.info.arxiv_id in self.twins:
             return None
         entry = ref.entry
@@ -850,6 +888,15 @@ class SeedIndex:
             - te.sequel_marks(head.split())
             or ee.edition_doubts(head.split(), seed.year, ref.words, ref.years, [words], last, t.late_years)
             or self._container_doubts(seed, ref, first, last, "match")
+            or pn.part_doubt(
+                seed.info.title,
+                ref.words,
+                ref.bounds,
+                first,
+                last,
+                ref.cased,
+                self._own_title_before(ref, first),
+            )
         ):
             return None
         reason = (

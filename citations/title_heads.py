@@ -26,6 +26,9 @@ from reflong.citations.normalize import norm
 
 MIN_HEAD_WORDS = 3  # "Venezia nel Settecento": a head of two words is any book's
 MIN_HEAD_CHARS = 15
+# A seed with no author has no name to check: its main title must be longer, and its own year
+# printed (resolve-13: "Die Skulpturen von San Marco in Venedig ..., Berlino 1979").
+AUTHORLESS_HEAD_WORDS = 5
 # A main title ends at a period, colon, semicolon or question mark followed by a space.
 _HEAD_END = re.compile(r"[.:;?!]\s")
 

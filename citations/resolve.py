@@ -50,6 +50,16 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 13 (recall, issue 19's dev sets): an entry that says it is a report or preprint ("Technical
+#    Report", "to appear", "submitted") by the seed's first author is an earlier version up to 4
+#    years before the seed (``earlier_version``); an Italian century numeral reads as its name
+#    ("nel '300" = "nel Trecento") and a year glued to the next field ends the title ("1707Carbondale")
+#    (``normalize``); "etc."/"ecc." closing a seed title is no title word (``seed_title_form``); the
+#    parts of hyphen-joined words are candidate keys ("Venice-the", ``reference_keys``); a long title
+#    (5+ words) printed verbatim and closed only by a lower-case "in" and a capitalised container is
+#    the work with the first author and the seed's own year, else review (``container_in``); an
+#    authorless seed's main title (5+ words) as a field of its own with the seed's own year printed
+#    is accepted without its subtitle (``title_heads``).
 # 12: an institution printed as the author of a seed with no author is an author block, not a
 #    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
 #    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's

@@ -752,7 +752,7 @@ class SeedIndex:
                 "first author agrees: an earlier version"
             )
         elif predates and earlier and author == "match" and gap <= earlier[0] and score >= t.accept:
-            # A report before its journal paper, or a long title verbatim (``earlier_version``).
+            # A report or preprint before its journal paper, up to 4 years (``earlier_version``).
             notes.append(
                 f"reference year {max(ref.years)} is {gap} years before the seed ({seed.year}); "
                 f"first author agrees and {earlier[1]}: an earlier version"

@@ -13,7 +13,9 @@ The main title alone is weak evidence (another book may share it), so it is acce
 the seed's first author and a year near the seed's printed, the main title printed word for word
 as a field of its own (a boundary or the entry's start before it, a boundary or the end after
 it), three words or more, and nothing else against it (``resolve`` decides those: a sequel
-number, another printing, a container). Otherwise nothing changes.
+number, another printing, a container). Otherwise nothing changes. A seed with no first author
+(a catalogue, an exhibition's volume) has no name to check: its main title is accepted with five
+words or more and the seed's own year printed (resolve-13).
 """
 
 from __future__ import annotations

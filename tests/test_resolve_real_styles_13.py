@@ -148,3 +148,14 @@ def test_an_authorless_seeds_main_title_without_its_year_stays_out_of_accept():
         "O. DEMUS, et al., Die Skulpturen von San Marco in Venedig, Berlino 1995."
     )
     assert not matches or matches[0].band != "accept"
+
+
+def test_the_etc_mark_and_hyphen_keys_touch_nothing_else():
+    from reflong.citations.reference_keys import hyphen_parts
+    from reflong.citations.seed_title_form import without_etc
+
+    assert without_etc("delle iscrizioni veneziane ecc") == "delle iscrizioni veneziane"
+    assert without_etc("physics part c") == "physics part c"  # "&c." is not read: "Part C"
+    assert without_etc("etc") == "etc"  # nothing but the mark: kept
+    assert hyphen_parts("McNeill, William H.. Venice-the Hinge of Europe 1081-1719") == {"venice", "the"}
+    assert hyphen_parts("pp. 162-209, vol. 2") == set()  # number ranges are no words

@@ -74,9 +74,30 @@ _NUMERO = re.compile(r"(?<![^\W\d_])([Nn])\.?\s?[\u00ba\u00b0\u00aa]")
 _GLUED_CLOSING_QUOTE = re.compile(r"(?<=\d)\u2019(?=[^\W\d_]{2})")
 
 
+# An Italian century printed as a numeral after an elision mark ("nel ‘300", "il '900"): the same
+# word as its name ("nel Trecento"), which is how the other printings of such a title spell it
+# (resolve-13).
+_CENTURY_NUMERAL = re.compile(r"(?<![\w.,])[\u2018\u2019'`]([2-9])00(?![\d\w])")
+_CENTURY_TEXT = "duecento trecento quattrocento cinquecento seicento settecento ottocento novecento"
+_CENTURY_NAMES = dict(zip("23456789", _CENTURY_TEXT.split(), strict=True))
+# A year glued to the capitalised word after it by the PDF text ("... Eight English Plays
+# 1675-1707Carbondale: Southern Illinois"): the next field (a place, a publisher) starts there, so
+# a field boundary is read between them (resolve-13).
+_GLUED_YEAR = re.compile(r"(?<![\w/.])((?:1[5-9]|20)\d\d)(?=[A-Z][a-z]{2,})")
+
+
+def _printed_forms(text: str) -> str:
+    """resolve-13's printed forms: a century numeral read as its name, a glued year closed."""
+    if "00" in text:
+        text = _CENTURY_NUMERAL.sub(lambda m: " " + _CENTURY_NAMES[m.group(1)], text)
+    return _GLUED_YEAR.sub(r"\1. ", text)
+
+
 def _prepare(text: str, keep_case: bool = False, printed_signs: bool = True) -> str:
     if printed_signs and not text.isascii():
         text = _NUMERO.sub(r"\1 ", text)
+    if printed_signs:
+        text = _printed_forms(text)
     text = _unaccent(text) if keep_case else fold(text)
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)
@@ -91,7 +112,7 @@ def norm(text: str, *, printed_signs: bool = True) -> str:
     """Comparison form: folded, no hyphens/apostrophes, every other non-alphanumeric a space.
 
     ``printed_signs=False`` leaves out resolve-12's folding of the numero sign and of a closing
-    quote glued to the next field: the labelled sets' builders group works with the form they were
+    quote glued to the next field, and resolve-13's century numerals and glued years: the labelled sets' builders group works with the form they were
     built with, so a later change of the resolver's reading never regroups a committed set."""
     text = _NON_ALNUM.sub(" ", _prepare(text, printed_signs=printed_signs).replace("$", " "))
     return _SPACES.sub(" ", text).strip()

@@ -37,6 +37,8 @@ from itertools import accumulate, chain, pairwise
 from rapidfuzz import fuzz
 
 from reflong.citations import author_evidence as ae
+from reflong.citations import container_in as ci
+from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
 from reflong.citations import institution_author as ia
 from reflong.citations import part_numbers as pn
@@ -46,6 +48,8 @@ from reflong.citations import variant_years as vy
 from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
 from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
 from reflong.citations.normalize import cased_words, norm, words_with_boundaries
+from reflong.citations.reference_keys import hyphen_parts
+from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
 # 13 (precision, ``part_numbers``, ``variant_years``): a part number of a numbered series or a
@@ -58,6 +62,16 @@ from reflong.common.dois import split_dois
 #    only a qualifier ("National Income Accounts") is no institution (``institution_author``);
 #    a seed printed before 1900 printed again over a decade later is another edition
 #    (``edition_evidence``).
+#    and (recall, issue 19's dev sets): an entry that says it is a report or preprint ("Technical
+#    Report", "to appear", "submitted") by the seed's first author is an earlier version up to 4
+#    years before the seed (``earlier_version``); an Italian century numeral reads as its name
+#    ("nel '300" = "nel Trecento") and a year glued to the next field ends the title ("1707Carbondale")
+#    (``normalize``); "etc."/"ecc." closing a seed title is no title word (``seed_title_form``); the
+#    parts of hyphen-joined words are candidate keys ("Venice-the", ``reference_keys``); a long title
+#    (5+ words) printed verbatim and closed only by a lower-case "in" and a capitalised container is
+#    the work with the first author and the seed's own year, else review (``container_in``); an
+#    authorless seed's main title (5+ words) as a field of its own with the seed's own year printed
+#    is accepted without its subtitle (``title_heads``).
 # 12: an institution printed as the author of a seed with no author is an author block, not a
 #    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
 #    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's
@@ -248,7 +262,7 @@ class _Ref:
         # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
         # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
-        wordset = frozenset(words).union(glued)
+        wordset = frozenset(words).union(glued, hyphen_parts(entry.raw))  # "Venice-the" too
         years = ee.printed_years(entry.raw)  # years before 1900 too, where no modern one is printed
         return cls(entry, words, bounds, " ".join(words), starts, years, wordset, dash_at=dash_at)
 
@@ -273,6 +287,7 @@ class _Layout:
     short: bool = False  # a short seed title printed verbatim: accepted only with author and year
     prefix: str | None = None  # a name printed with a colon before the title run ("ID5:")
     field_score: float = 0.0  # the field's own score, before the run's layout raised it
+    needs: str | None = None  # accepted only with the first author and the seed's year (resolve-13)
 
 
 def _title_words(seed: _Seed) -> int:
@@ -310,7 +325,7 @@ class SeedIndex:
         df: dict[str, int] = defaultdict(int)
         tokens: list[set[str]] = []
         for info in seeds:
-            plain = norm(info.title)
+            plain = without_etc(norm(info.title))  # "Delle iscrizioni veneziane, ecc"
             year = int(info.published[:4]) if info.published and info.published[:4].isdigit() else None
             phrase, last = _author_keys(info.first_author)
             self.by_id[info.arxiv_id] = len(self.seeds)
@@ -427,7 +442,7 @@ class SeedIndex:
                 marks |= te.trailing_sequel(ref.words, ref.bounds, hi)
             return _Layout(score, start, marks, [], [], first, last)
         long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
-        chosen, notes, short, prefix = None, [], False, None
+        chosen, notes, short, prefix, needs = None, [], False, None, None
         if score < 100.0:
             cased = ref.cased
             for run in runs:
@@ -453,11 +468,14 @@ class SeedIndex:
                 after = te.after_is_not_title(
                     ref.words, run_case, ref.colons, ref.bounds, run.last, ref.entry.raw
                 )
+                if after is None and run.score == 100.0 and seed.n_words >= ci.MIN_WORDS:
+                    after = ci.after(ref.words, run_case, ref.bounds, run.last)  # "... in Quellen"
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:
                 # the field's score decides it (the run exists for unclosed and glued fields).
                 both_closed = before == after == te.BOUNDARY_NOTE
                 if before and after and (run.score == 100.0 or not both_closed):
                     chosen, short, prefix = run, not long_enough, name
+                    needs = ci.NEEDS if after == ci.NOTE else None
                     notes.append(
                         f"title printed {'verbatim' if run.score == 100 else f'near-verbatim ({run.score:.1f})'}"
                         f" in the raw string, field score {score:.1f} (before it {before}, after it {after})"
@@ -477,7 +495,7 @@ class SeedIndex:
         doubts = [series] if series else []
         field_score = field[0]
         return _Layout(
-            score, start, marks, notes, doubts, chosen.first, chosen.last, short, prefix, field_score
+            score, start, marks, notes, doubts, chosen.first, chosen.last, short, prefix, field_score, needs
         )
 
     @staticmethod
@@ -666,6 +684,8 @@ class SeedIndex:
                 notes.append("a short title printed verbatim; first author and year agree")
             else:
                 lay.doubts.append("a short title printed verbatim, without the seed's first author and year")
+        if lay.needs and not (author == "match" and seed.year in ref.years):
+            lay.doubts.append(lay.needs)  # ``container_in``: the seed's own year, exactly
         if lay.prefix:
             if author == "match" and year_agrees:
                 # "ID5: An incremental ID3" for "An incremental ID3": the name of the system the
@@ -744,12 +764,19 @@ class SeedIndex:
             score = min(score, t.review - 0.01)
         predates = ee.predates(seed.year, ref.years, author)
         gap = (seed.year or 0) - max(ref.years, default=0)
+        earlier = ev.window(ref.entry.raw) if predates else None
         if predates and author == "match" and gap <= t.early_years and score >= t.accept:
             # A technical report or conference version printed before the version the seed
             # came from: a small gap with the seed's first author is the same work.
             notes.append(
                 f"reference year {max(ref.years)} is {gap} years before the seed ({seed.year}); "
                 "first author agrees: an earlier version"
+            )
+        elif predates and earlier and author == "match" and gap <= earlier[0] and score >= t.accept:
+            # A report or preprint before its journal paper, up to 4 years (``earlier_version``).
+            notes.append(
+                f"reference year {max(ref.years)} is {gap} years before the seed ({seed.year}); "
+                f"first author agrees and {earlier[1]}: an earlier version"
             )
         elif predates:
             notes.append(f"reference year {max(ref.years)} predates the seed ({seed.year})")
@@ -867,7 +894,16 @@ class SeedIndex:
         seed, t = self.seeds[seed_i], self.thresholds
         head = self.heads.heads[seed_i]
         first = th.head_run(head, ref.words, ref.plain, ref.starts, ref.bounds, ref.colons)
-        if first is None or self.author_evidence(seed, ref, first).verdict != "match":
+        if first is None:
+            return None
+        # A seed with no author (a catalogue, an exhibition's volume) has no name to check: a
+        # long main title with the seed's own year printed stands in for it (resolve-13).
+        authorless = (
+            not seed.author_phrase
+            and seed.year in ref.years
+            and len(head.split()) >= th.AUTHORLESS_HEAD_WORDS
+        )
+        if not authorless and self.author_evidence(seed, ref, first).verdict != "match":
             return None
         years = vy.variant_years(seed.year, ref.years, seed.arxiv_like, t.late_years)
         if not years or seed.info.arxiv_id in self.twins:
@@ -887,7 +923,7 @@ class SeedIndex:
             )
             - te.sequel_marks(head.split())
             or ee.edition_doubts(head.split(), seed.year, ref.words, ref.years, [words], last, t.late_years)
-            or self._container_doubts(seed, ref, first, last, "match")
+            or self._container_doubts(seed, ref, first, last, "unknown" if authorless else "match")
             or pn.part_doubt(
                 seed.info.title,
                 ref.words,
@@ -899,17 +935,19 @@ class SeedIndex:
             )
         ):
             return None
-        reason = (
-            f"the seed's main title printed as a field of its own, its subtitle left out; "
-            f"first author and year {years[0]} agree"
+        agree = (
+            f"the seed has no author; its year {seed.year} printed"
+            if authorless
+            else f"first author and year {years[0]} agree"
         )
+        reason = f"the seed's main title printed as a field of its own, its subtitle left out; {agree}"
         return Match(
             seed.info.arxiv_id,
             "title",
             t.accept,
             "accept",
             full.title_score,
-            "match",
+            "unknown" if authorless else "match",
             reason,
             [reason],
             first,

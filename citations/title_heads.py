@@ -13,7 +13,9 @@ The main title alone is weak evidence (another book may share it), so it is acce
 the seed's first author and a year near the seed's printed, the main title printed word for word
 as a field of its own (a boundary or the entry's start before it, a boundary or the end after
 it), three words or more, and nothing else against it (``resolve`` decides those: a sequel
-number, another printing, a container). Otherwise nothing changes.
+number, another printing, a container). Otherwise nothing changes. A seed with no first author
+(a catalogue, an exhibition's volume) has no name to check: its main title is accepted with five
+words or more and the seed's own year printed (resolve-13).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from reflong.citations.normalize import norm
 
 MIN_HEAD_WORDS = 3  # "Venezia nel Settecento": a head of two words is any book's
 MIN_HEAD_CHARS = 15
+# A seed with no author has no name to check: its main title must be longer, and its own year
+# printed (resolve-13: "Die Skulpturen von San Marco in Venedig ..., Berlino 1979").
+AUTHORLESS_HEAD_WORDS = 5
 # A main title ends at a period, colon, semicolon or question mark followed by a space.
 _HEAD_END = re.compile(r"[.:;?!]\s")
 

@@ -3,14 +3,13 @@
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
                                    [--no-naive] [--no-ours] [--misses FILE]
 
-The fresh set (tests/data/real/citation_fresh, another source; a dev set since resolve-11, see its
-SOURCES.md) is scored with ``--data tests/data/real/citation_fresh --splits fresh``, the held-out
-one (tests/data/real/citation_holdout, SciELO, never tuned on) with ``--splits holdout``, the fourth
-(tests/data/real/citation_plos, PLOS articles' printed references, held out) with ``--splits plos``,
-the fifth (tests/data/real/citation_pmc, PDF-extracted strings of 1,943 PMC journals, held out)
-with ``--splits pmc``;
-``--no-ours`` scores the naive baseline only, to check a set's conversion without looking at the
-resolver.
+The other real sets are scored with ``--data DIR --splits S``: tests/data/real/citation_fresh
+(LinkedBooks, ``fresh``), citation_holdout (SciELO, ``holdout``), citation_plos (PLOS, ``plos``)
+and citation_pmc (PDF-extracted strings of 1,943 PMC journals, ``pmc``). Each was built with the
+naive baseline only, scored once with our resolver while held out (fresh with resolve-10, SciELO
+resolve-11, PLOS resolve-12, PMC resolve-13), and is a dev set since its misses were read (see
+their SOURCES.md). ``--no-ours`` scores the naive baseline only, to check a new set's conversion
+without looking at the resolver.
 
 Prints ONE JSON line: for each split of tests/data/real/citation_styles (dev: tune on it; test:
 held out) and for the corpus labels (../shared/corpus/labels, when present), precision, recall
@@ -64,7 +63,7 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
 # fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out);
-# plos: citation_plos (held out); pmc: citation_pmc (held out)
+# plos: citation_plos (scored once with resolve-12, a dev set since); pmc: citation_pmc (scored once with resolve-13, a dev set since)
 SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20

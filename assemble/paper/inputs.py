@@ -9,9 +9,9 @@ are applied on top (see ``effective_positive``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, Row
 from sqlmodel import Session, select
 
 from reflong.assemble.paper.build import PaperInputs
@@ -27,6 +27,55 @@ from reflong.ingest.parse.pdf_text import PARSER_VERSION
 
 def _ref(arxiv_id: str, version: int) -> str:
     return f"{arxiv_id}v{version}"
+
+
+# Rows fetched per round trip when streaming the citation table. The table holds every edge the
+# resolver kept (2.0 M by a scale-1 refresh's fourth release); loading it whole as ORM objects held
+# 6 GB, so it is streamed as plain column tuples and only this many rows are held at once.
+EDGE_BATCH = 5000
+# SQLite's default cap on bound parameters is 32,766; the window's PDFs are asked for in chunks.
+SHA_CHUNK = 900
+
+
+def _edges_in_id_order(session: Session) -> Iterator[Row]:
+    """Every stored edge, streamed in id order with only the columns a build reads.
+
+    Id order is the order the former whole-table ``select(Citation)`` returned (SQLite scans the
+    table by rowid), so ties between equal-scored edges are broken exactly as before."""
+    stmt = (
+        select(
+            Citation.citing_arxiv_id,
+            Citation.citing_version,
+            Citation.seed_arxiv_id,
+            Citation.band,
+            Citation.method,
+            Citation.score,
+            Citation.reference,
+        )
+        .order_by(Citation.id)
+        .execution_options(yield_per=EDGE_BATCH)
+    )
+    yield from session.execute(stmt)
+
+
+def _parsed_texts(session: Session, shas: list[str]) -> dict[str, ParsedDoc]:
+    """The current parser's texts of ``shas`` only: a store keeps every release's parsed PDFs
+    (8,351 bodies by a scale-1 refresh's fourth release), and a build reads its window's alone."""
+    out: dict[str, ParsedDoc] = {}
+    for start in range(0, len(shas), SHA_CHUNK):
+        chunk = shas[start : start + SHA_CHUNK]
+        rows = session.exec(
+            select(ParsedDoc)
+            .where(
+                ParsedDoc.parser_version == PARSER_VERSION,
+                ParsedDoc.status == "parsed",
+                ParsedDoc.pdf_sha256.in_(chunk),
+            )
+            .order_by(ParsedDoc.id)
+        )
+        for d in rows:
+            out[d.pdf_sha256] = d
+    return out
 
 
 def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | None = None) -> PaperInputs:
@@ -47,14 +96,16 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
         for p in papers.values():
             if p.arxiv_id not in newest or p.version > newest[p.arxiv_id].version:
                 newest[p.arxiv_id] = p
-        parsed = {
-            d.pdf_sha256: d
-            for d in session.exec(
-                select(ParsedDoc).where(
-                    ParsedDoc.parser_version == PARSER_VERSION, ParsedDoc.status == "parsed"
-                )
-            ).all()
-        }
+        wanted_shas = sorted(
+            {
+                p.pdf_sha256
+                for r in roles
+                if r.role in ("pool", "distractor")
+                and (p := papers.get((r.arxiv_id, r.version))) is not None
+                and p.pdf_sha256
+            }
+        )
+        parsed = _parsed_texts(session, wanted_shas)
         docs: dict[str, PaperDoc] = {}
         distractors: set[str] = set()
         for role in sorted(roles, key=lambda r: r.arxiv_id):
@@ -77,6 +128,7 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
             docs[doc.ref] = doc
             if role.role == "distractor":
                 distractors.add(doc.ref)
+        parsed.clear()  # the documents hold their texts now; the rows need not live on beside them
 
         verdicts = {
             (_ref(k.citing_arxiv_id, k.citing_version), k.seed_arxiv_id): (
@@ -87,11 +139,15 @@ def load_paper_inputs(engine: Engine, window: str, seed_ids: Iterable[str] | Non
         }
         positives: dict[str, dict[str, Evidence]] = defaultdict(dict)
         cited: dict[str, set[str]] = defaultdict(set)
-        for edge in session.exec(select(Citation)).all():
+        # Each document keeps an edge (most of them rejects) to every seed it was resolved against,
+        # 1.3 M (document, seed) pairs in a scale-1 fourth release: one string object per seed id,
+        # not one per edge row, keeps those sets at the size of their pointers.
+        seed_ids: dict[str, str] = {}
+        for edge in _edges_in_id_order(session):
             ref = _ref(edge.citing_arxiv_id, edge.citing_version)
             if ref not in docs:
                 continue
-            cited[ref].add(edge.seed_arxiv_id)
+            cited[ref].add(seed_ids.setdefault(edge.seed_arxiv_id, edge.seed_arxiv_id))
             verdict = verdicts.get((ref, edge.seed_arxiv_id))
             band = effective_band(edge.band, verdict[0] if verdict else None)
             if band == "accept" and edge.seed_arxiv_id in wanted_seeds:

@@ -378,34 +378,64 @@ def print_summary(counts: dict, seeds: list[dict], entries: list[dict], rows: li
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scielo", type=Path, required=True, help="git dir of scieloorg/packtools")
-    ap.add_argument("--out", type=Path, default=REAL / "citation_holdout")
+def run_builder(
+    argv: list[str] | None,
+    *,
+    doc: str,
+    prog: str,
+    flag: str,
+    repo_help: str,
+    set_dir: Path,
+    split: str,
+    prior_sets: tuple[Path, ...],
+    build,
+    snapshot: str,
+    errors: tuple[type[Exception], ...] = (),
+) -> int:
+    """The command line every JATS-style builder shares: ``--<flag>`` (the snapshot's git dir),
+    ``--out`` and ``--errata``; the set's files written, its summary printed; a bad input or a
+    wrong snapshot is one line on stderr and exit 2 (``snapshot`` names what could not be read)."""
+    ap = argparse.ArgumentParser(
+        prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(f"--{flag}", dest="repo", metavar=flag.upper(), type=Path, required=True, help=repo_help)
+    ap.add_argument("--out", type=Path, default=set_dir)
     ap.add_argument(
         "--errata",
         type=Path,
-        default=REAL / "citation_holdout" / "errata.jsonl",
+        default=set_dir / "errata.jsonl",
         help="the hand errata of the label audit, read from the strings (default: %(default)s)",
     )
     args = ap.parse_args(argv)
+    name = prog.removesuffix(".py")
     try:
         errata = read_errata(args.errata)
-        seen = set().union(*(styles_titles(p) for p in PRIOR_SETS))
-        seeds, entries, rows, counts = build(args.scielo, seen, errata)
-    except (OSError, ValueError) as exc:
-        print(f"build_citation_holdout: {exc}", file=sys.stderr)
+        seen = set().union(*(styles_titles(p) for p in prior_sets))
+        seeds, entries, rows, counts = build(args.repo, seen, errata)
+    except (OSError, ValueError, *errors) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
-        print(
-            f"build_citation_holdout: cannot read {SCIELO_COMMIT[:12]} in {args.scielo} "
-            f"(git exit {exc.returncode})",
-            file=sys.stderr,
-        )
+        print(f"{name}: cannot read {snapshot} in {args.repo} (git exit {exc.returncode})", file=sys.stderr)
         return 2
-    write(args.out, seeds, entries, rows)
+    write(args.out, seeds, entries, rows, split=split)
     print_summary(counts, seeds, entries, rows)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_builder(
+        argv,
+        doc=__doc__,
+        prog="build_citation_holdout.py",
+        flag="scielo",
+        repo_help="git dir of scieloorg/packtools",
+        set_dir=REAL / "citation_holdout",
+        split=SPLIT,
+        prior_sets=PRIOR_SETS,
+        build=build,
+        snapshot=SCIELO_COMMIT[:12],
+    )
 
 
 if __name__ == "__main__":

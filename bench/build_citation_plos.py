@@ -25,14 +25,10 @@ What is written (format: SOURCES.md there): ``seeds.plos.jsonl``, ``entries.plos
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from build_citation_fresh import styles_titles
 from build_citation_holdout import (
     _NAME_YEAR,
     _VANCOUVER_START,
@@ -41,13 +37,11 @@ from build_citation_holdout import (
     _text,
     assemble,
     git_ls_tree,
-    print_summary,
+    run_builder,
     title_start,
-    write,
 )
 from build_citation_styles import _APA, _IN, _digest, clean_title, git_show, year_of
 from build_citation_styles import set_norm as norm
-from citation_styles_audit import read_errata
 
 PLOS_COMMIT = "07fdeed848b2816a7fbf7da6418ef6e2076e1960"
 # allofplos' starter corpus and its test data: real PLOS articles
@@ -239,32 +233,19 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--plos", type=Path, required=True, help="git dir of PLOS/allofplos")
-    ap.add_argument("--out", type=Path, default=REAL / "citation_plos")
-    ap.add_argument(
-        "--errata",
-        type=Path,
-        default=REAL / "citation_plos" / "errata.jsonl",
-        help="the hand errata of the label audit, read from the strings (default: %(default)s)",
+    return run_builder(
+        argv,
+        doc=__doc__,
+        prog="build_citation_plos.py",
+        flag="plos",
+        repo_help="git dir of PLOS/allofplos",
+        set_dir=REAL / "citation_plos",
+        split=SPLIT,
+        prior_sets=PRIOR_SETS,
+        build=build,
+        snapshot=PLOS_COMMIT[:12],
+        errors=(ET.ParseError,),
     )
-    args = ap.parse_args(argv)
-    try:
-        errata = read_errata(args.errata)
-        seen = set().union(*(styles_titles(p) for p in PRIOR_SETS))
-        seeds, entries, rows, counts = build(args.plos, seen, errata)
-    except (OSError, ValueError, ET.ParseError) as exc:
-        print(f"build_citation_plos: {exc}", file=sys.stderr)
-        return 2
-    except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
-        print(
-            f"build_citation_plos: cannot read {PLOS_COMMIT[:12]} in {args.plos} (git exit {exc.returncode})",
-            file=sys.stderr,
-        )
-        return 2
-    write(args.out, seeds, entries, rows, split=SPLIT)
-    print_summary(counts, seeds, entries, rows)
-    return 0
 
 
 if __name__ == "__main__":

@@ -25,21 +25,16 @@ What is written (format: SOURCES.md there): ``seeds.pmc.jsonl``, ``entries.pmc.j
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import re
-import subprocess
-import sys
 import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from build_citation_fresh import styles_titles
-from build_citation_holdout import PLACE_RATIO, assemble, print_summary, style_of, title_start, write
+from build_citation_holdout import PLACE_RATIO, assemble, run_builder, style_of, title_start
 from build_citation_styles import _digest, _work_key, clean_title, git_show, squash
 from build_citation_styles import set_norm as norm
-from citation_styles_audit import read_errata
 from rapidfuzz import fuzz
 
 GLUTTON_COMMIT = "acda234c54b96889fabcfef401adb8185e92aabe"
@@ -227,33 +222,18 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--glutton", type=Path, required=True, help="git dir of kermitt2/biblio-glutton")
-    ap.add_argument("--out", type=Path, default=REAL / "citation_pmc")
-    ap.add_argument(
-        "--errata",
-        type=Path,
-        default=REAL / "citation_pmc" / "errata.jsonl",
-        help="the hand errata of the label audit, read from the strings (default: %(default)s)",
+    return run_builder(
+        argv,
+        doc=__doc__,
+        prog="build_citation_pmc.py",
+        flag="glutton",
+        repo_help="git dir of kermitt2/biblio-glutton",
+        set_dir=REAL / "citation_pmc",
+        split=SPLIT,
+        prior_sets=PRIOR_SETS,
+        build=build,
+        snapshot=f"{GLUTTON_COMMIT[:12]}:{GLUTTON_PATH}",
     )
-    args = ap.parse_args(argv)
-    try:
-        errata = read_errata(args.errata)
-        seen = set().union(*(styles_titles(p) for p in PRIOR_SETS))
-        seeds, entries, rows, counts = build(args.glutton, seen, errata)
-    except (OSError, ValueError) as exc:
-        print(f"build_citation_pmc: {exc}", file=sys.stderr)
-        return 2
-    except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
-        print(
-            f"build_citation_pmc: cannot read {GLUTTON_COMMIT[:12]}:{GLUTTON_PATH} in {args.glutton} "
-            f"(git exit {exc.returncode})",
-            file=sys.stderr,
-        )
-        return 2
-    write(args.out, seeds, entries, rows, split=SPLIT)
-    print_summary(counts, seeds, entries, rows)
-    return 0
 
 
 if __name__ == "__main__":

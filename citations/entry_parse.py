@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from reflong.citations import colon_authors
 from reflong.citations.normalize import clean_unicode, fold
 
 # New-style ids (0704.0001 onwards: YYMM.NNNN, from 1501 YYMM.NNNNN), anchored on an arXiv marker,
@@ -232,7 +233,9 @@ def _layout_title(body: str, title: str | None) -> str | None:
         first = _split_fields(iop.group("rest"))[0].rstrip(".").strip()
         return _venue_tail(first) or title
     colon = _COLON_AUTHORS.match(body)
-    if colon and all(_is_names(seg) for seg in re.split(r"\s*[,;]\s*", colon.group("a").strip()) if seg):
+    segments = [seg for seg in re.split(r"\s*[,;]\s*", colon.group("a").strip()) if seg] if colon else []
+    # "Ellis RJ, van der Vies SM:", "O'Brien JM Jr:", "ALSPAC Study Team:" (``colon_authors``).
+    if segments and (all(_is_names(seg) for seg in segments) or colon_authors.printed_list(segments)):
         first = _split_fields(colon.group("rest"))[0].rstrip(".").strip()
         if len(first.split()) >= 2:
             return _venue_tail(first)
@@ -284,5 +287,11 @@ def parse_entry(raw: str) -> ParsedEntry:
         # A title that ends in "?" may continue ("... question answering? try arc, ...").
         entry.title = title.rstrip(".").strip() or None
     entry.title = _layout_title(body, entry.title) or None
+    colon = _COLON_AUTHORS.match(body)
+    segments = [seg for seg in re.split(r"\s*[,;]\s*", colon.group("a").strip()) if seg] if colon else []
+    if segments and colon_authors.printed_list(segments):
+        # The ". " pieces read "Ellis RJ, van der Vies SM: Molecular chaperones." as one author
+        # piece ("rj", "chaperones"); the colon closes the names.
+        entry.authors = [fold(name) for name in colon_authors.printed_surnames(segments)]
     entry.year = year_here if year_here is not None else (years[-1] if years else None)
     return entry

@@ -37,11 +37,14 @@ from itertools import accumulate, chain, pairwise
 from rapidfuzz import fuzz
 
 from reflong.citations import author_evidence as ae
+from reflong.citations import colon_authors as ca
 from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
 from reflong.citations import institution_author as ia
+from reflong.citations import last_word as lw
 from reflong.citations import part_numbers as pn
+from reflong.citations import seed_prefix as sp
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
 from reflong.citations import variant_years as vy
@@ -52,6 +55,15 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 14 (issue 19, the PMC dev set's misses): an author list closed by a colon ("Ellis RJ, van der
+#    Vies SM: Molecular chaperones.", BMC's style; two names or more, particles, "Jr", "et al" and a
+#    team allowed) ends there: the colon is a field boundary for the resolver and the end of the
+#    author block for the built-in parser, which took the journal for the title (``colon_authors``);
+#    a seed's one-word name prefix ("DS14: standard assessment of ...") left out by the citer is no
+#    version number: accepted with the first author and a year near the seed's, else review
+#    (``seed_prefix``); a title printed word for word but for its last content word ("... in soil"
+#    for "... in sludge"; not a typo, not printed elsewhere) is held back to review unless the first
+#    author and a year near the seed's vouch for a misquote (``last_word``).
 # 13 (precision, ``part_numbers``, ``variant_years``): a part number of a numbered series or a
 #    volume in any language ("VII.", "Volumen II", "Band", "Tome", "Tomo", "Teil", "Parte",
 #    "Libro") that differs between seed and entry, a seed's part the entry does not print, or a
@@ -123,7 +135,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-13"
+RESOLVER_VERSION = "resolve-14"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -231,6 +243,7 @@ class _Ref:
     ditto: bool = False  # the author block is a ditto dash ("———. Title"): same as the entry before
     inherited: tuple[str, ...] = ()  # for a ditto, the authors of the nearest earlier entry naming any
     dash_at: int = -1  # where the title starts after a name run into it (``author_evidence``)
+    colon_list_end: int = -1  # last word of an author list closed by a colon (``colon_authors``)
     _printed: tuple[list[str], list[bool]] | bool | None = False  # computed on first use
 
     @property
@@ -258,13 +271,32 @@ class _Ref:
     def of(cls, entry: ParsedEntry) -> _Ref:
         entry, dash_at = ae.unglue_name_dash(entry)  # "Michael Greenhalgh-The discovery of ..."
         words, bounds = words_with_boundaries(entry.raw)
+        # "Ellis RJ, van der Vies SM: Molecular chaperones.": the colon closing an author list is
+        # a field boundary, so the title's field does not run back into the names (resolve-14).
+        colon_end = None
+        if ":" in entry.raw:
+            cased, colons = cased_words(entry.raw, words) or (None, None)
+            colon_end = ca.list_end(cased, bounds, colons)
+        if colon_end is not None:
+            bounds = [*bounds[:colon_end], True, *bounds[colon_end + 1 :]]
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
         # Adjacent words glued as well: a seed's hyphenated word ("cascade-correlation" ->
         # "cascadecorrelation") printed as two words ("cascade correlation") is still a key.
         glued = (a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha())
         wordset = frozenset(words).union(glued, hyphen_parts(entry.raw))  # "Venice-the" too
         years = ee.printed_years(entry.raw)  # years before 1900 too, where no modern one is printed
-        return cls(entry, words, bounds, " ".join(words), starts, years, wordset, dash_at=dash_at)
+        colon_list_end = -1 if colon_end is None else colon_end
+        return cls(
+            entry,
+            words,
+            bounds,
+            " ".join(words),
+            starts,
+            years,
+            wordset,
+            dash_at=dash_at,
+            colon_list_end=colon_list_end,
+        )
 
 
 def _sequel_marks(plain: str) -> set[str]:
@@ -543,6 +575,8 @@ class SeedIndex:
         # The entry's own editors or authors, read from its start ("R. Polacco (a cura di), Title").
         block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, first + 2)
         k = block[0] if block and ref.cased else 0  # no title-like field inside the author block
+        if ref.colon_list_end >= 0 and ref.colon_list_end == field_first - 1:
+            k = field_first  # "Vogel SS, Thaler C, Koushik SV: Fanciful FRET": names (``colon_authors``)
         heads = field_first <= k <= first + 1  # up to the title (an alignment may start a word early)
         k = field_first if heads else min(k, field_first)
         e = te.editors_at(ref.words, ref.bounds, first, last)
@@ -650,6 +684,8 @@ class SeedIndex:
         found = self.author_evidence(seed, ref, start)
         author = found.verdict
         notes: list[str] = list(lay.notes) + ([found.note] if found.note else [])
+        if ref.colon_list_end >= 0 and start == ref.colon_list_end + 1:
+            notes.append(ca.note(ref.entry.raw))
         ditto_short = None
         if ref.ditto:
             author = self._ditto_author(seed, ref, start, author, notes)
@@ -679,6 +715,19 @@ class SeedIndex:
                 lay.doubts.append(
                     f"'{ref_tok}' printed where the seed title has '{seed_tok}' (a short token is a name, not a typo)"
                 )
+            changed = lw.changed_last_word(seed.plain.split(), printed, ref.words) or lw.changed_last_word(
+                seed.plain.split(), run, ref.words
+            )
+            if (
+                changed
+                and author == "match"
+                and vy.variant_years(seed.year, ref.years, seed.arxiv_like, t.late_years)
+            ):
+                # "Instance-based learning methods" for "... algorithms" by Aha, 1991: the title
+                # misquoted, with the evidence the variant rule asks.
+                notes.append(lw.note(changed) + "; first author and year agree")
+            elif changed:
+                lay.doubts.append(lw.note(changed))  # "... in soil" for "... in sludge" (``last_word``)
         if lay.short:
             if author == "match" and year_agrees:
                 notes.append("a short title printed verbatim; first author and year agree")
@@ -756,6 +805,17 @@ class SeedIndex:
                     f"'{', '.join(sorted(misread))}' printed where the seed title has a word with 'l' (OCR)"
                 )
                 sequel -= misread
+        prefix = sp.left_out(seed.info.title, sequel, ref.words) if sequel else None
+        if prefix:
+            # "DS14: standard assessment of ..." cited without its name (``seed_prefix``): a name
+            # the citer left out, not a version; the first author and the seed's year vouch for it.
+            sequel = set()
+            if author == "match" and vy.variant_years(seed.year, ref.years, seed.arxiv_like, t.late_years):
+                notes.append(sp.LEFT_OUT.format(name=prefix) + "; first author and year agree")
+            else:
+                lay.doubts.append(
+                    sp.LEFT_OUT.format(name=prefix) + ", without the seed's first author and year"
+                )
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.

@@ -99,6 +99,18 @@ def printed_surnames(segments: list[str]) -> list[str]:
     return out
 
 
+# What can stand right before the colon that closes a list: initials, a suffix, "et al", a team.
+_MAY_CLOSE = re.compile(
+    r"(?:\b[A-Z]{1,4}|\b(?:Jr|Sr)|\bal|\b(?i:" + "|".join(sorted(_TEAM_WORDS)) + r"))\.?\s*:"
+)
+
+
+def may_close_a_list(raw: str) -> bool:
+    """A cheap look at the raw string before ``list_end`` reads its words: a colon after initials,
+    a suffix, "et al" or a team word."""
+    return ":" in raw and _MAY_CLOSE.search(raw) is not None
+
+
 def list_end(cased: list[str] | None, bounds: list[bool], colons: list[bool] | None) -> int | None:
     """The last word of an author list closed by a colon at the entry's start (its words as
     printed, ``normalize.cased_words``), or None. Each name ends at a field boundary (the comma),

@@ -12,6 +12,7 @@ never rejected: a person decides.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
@@ -27,13 +28,13 @@ def _content(word: str) -> bool:
 
 
 def changed_last_word(
-    seed_words: list[str], printed: list[str], ref_words: list[str]
+    seed_words: list[str], printed: list[str], ref_words: Collection[str]
 ) -> tuple[str, str] | None:
     """(the seed's last word, the word printed in its place) when the printed title is the seed's
     word for word but for its last word, both content words and not one a typo of the other, and
     the reference prints the seed's word nowhere; else None."""
-    if len(seed_words) < 2 or not printed:
-        return None
+    if len(seed_words) < 2 or not printed or seed_words[-1] in ref_words:
+        return None  # (checked first: the alignment below is the costly part)
     ops = [
         op
         for op in SequenceMatcher(None, seed_words, printed, autojunk=False).get_opcodes()
@@ -45,7 +46,7 @@ def changed_last_word(
     if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or i2 != len(seed_words) or j2 != len(printed):
         return None
     a, b = seed_words[i1], printed[j1]
-    if not (_content(a) and _content(b)) or fuzz.ratio(a, b) > MAX_SIMILAR or a in ref_words:
+    if not (_content(a) and _content(b)) or fuzz.ratio(a, b) > MAX_SIMILAR:
         return None
     return a, b
 

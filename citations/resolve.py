@@ -273,10 +273,13 @@ class _Ref:
         words, bounds = words_with_boundaries(entry.raw)
         # "Ellis RJ, van der Vies SM: Molecular chaperones.": the colon closing an author list is
         # a field boundary, so the title's field does not run back into the names (resolve-14).
-        colon_end = None
-        if ":" in entry.raw:
-            cased, colons = cased_words(entry.raw, words) or (None, None)
-            colon_end = ca.list_end(cased, bounds, colons)
+        colon_end, printed = None, False
+        if ca.may_close_a_list(entry.raw):
+            printed = cased_words(entry.raw, words)
+            if printed and te.mostly_capitals(printed[0]):
+                printed = None  # as ``_layout_words`` reads it, which this computes once for both
+            if printed:
+                colon_end = ca.list_end(printed[0], bounds, printed[1])
         if colon_end is not None:
             bounds = [*bounds[:colon_end], True, *bounds[colon_end + 1 :]]
         starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
@@ -296,6 +299,7 @@ class _Ref:
             wordset,
             dash_at=dash_at,
             colon_list_end=colon_list_end,
+            _printed=printed,
         )
 
 
@@ -715,8 +719,8 @@ class SeedIndex:
                 lay.doubts.append(
                     f"'{ref_tok}' printed where the seed title has '{seed_tok}' (a short token is a name, not a typo)"
                 )
-            changed = lw.changed_last_word(seed.plain.split(), printed, ref.words) or lw.changed_last_word(
-                seed.plain.split(), run, ref.words
+            changed = lw.changed_last_word(seed.plain.split(), printed, ref.wordset) or lw.changed_last_word(
+                seed.plain.split(), run, ref.wordset
             )
             if (
                 changed

@@ -230,6 +230,17 @@ def test_another_name_in_the_prefixs_place_is_another_work():
     assert m.band == "reject" and "sequel/version number differs (ds14, ds16)" in m.reason
 
 
+def test_the_name_printed_without_its_number_is_still_a_sequel():
+    # The seed's name "FlashAttention-2" left out would pass the rule; its letters printed say the
+    # citer names the first work (tests/test_resolve.py holds the NimFlow cases beside it).
+    seed = SeedTitle(
+        "2307.08691", "FlashAttention-2: Faster attention with better parallelism", "2023-07-17", "Dao"
+    )
+    m = _best(seed, "T. Dao. FlashAttention: Faster attention with better parallelism. arXiv, 2023.")
+    assert m.band == "reject", m.reason
+    assert "left out by the reference" not in m.reason
+
+
 # --- 4. the last content word changed ---------------------------------------------------------------
 
 SLUDGE = SeedTitle("w00146", "Anaerobic degradation of nonylphenol in sludge", "2005-01-01", "Chang")

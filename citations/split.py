@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 from reflong.citations.ditto import is_ditto
 
-SPLITTER_VERSION = "split-5"  # 3: sampled numbered lists; 4: long entries keep their tail; 5: ditto dashes
+# 3: sampled numbered lists; 4: long entries keep their tail; 5: ditto dashes; 6: the entry parser reads an
+# author list closed by a colon (BMC, resolve-14), so stores cited before re-parse their built-in lists
+SPLITTER_VERSION = "split-6"
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several, or a huge author list; it is cut
 _KEEP_HEAD = 600  # of a cut entry: its first authors ...
 _CUT_MARK = " [...] "  # ... and, after this mark, its tail: title, venue, ids come after the authors

@@ -25,9 +25,11 @@ Shares (``--share K``): the file's DOIs are cut into SHARE parts by a hash of th
 split ``pmc``, rebuilt byte for byte as committed; its misses have been read and the resolver is
 tuned on it. Share 1 is the TEST split, tests/data/real/citation_pmc_test, split ``pmc_test``:
 built with the naive baseline only, scored ONCE with our resolver at the end, never tuned on.
-Its works leave out every work of the dev share too, so no seed title is shared between the
-two. The other four shares are unread and stay so. ``--split`` renames the written split (the
-share's own by default).
+It leaves out every work of the dev share too, so no seed title is shared between the two,
+and every raw string a set built before holds (the file aligned a few PDF strings to two records,
+one DOI in each share), so no string read in the dev set is a test string. The other four
+shares are unread and stay so. ``--split`` renames the written split (the share's own by
+default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
@@ -190,6 +192,15 @@ def unify_by_doi(kept: list[dict], counts: Counter) -> None:
             it["title"] = form
 
 
+def prior_raws(sets: tuple[Path, ...]) -> set[str]:
+    """The raw strings of the sets built before (their entries files)."""
+    raws: set[str] = set()
+    for folder in sets:
+        for path in sorted(folder.glob("entries.*.jsonl.gz")):
+            raws.update(json.loads(line)["raw"] for line in gzip.decompress(path.read_bytes()).splitlines())
+    return raws
+
+
 def read_records(repo: Path) -> list[dict]:
     """The evaluation file's records, in file order."""
     data = git_show(repo, GLUTTON_COMMIT, GLUTTON_PATH)
@@ -216,12 +227,18 @@ def build(
     counts: Counter = Counter(references=len(records))
     kept: list[dict] = []
     raws: set[str] = set()
+    read_raws = prior_raws(SHARES[share].prior_sets)
     for n, rec in enumerate(records):
         doi = (rec.get("doi") or "").lower()
         if _digest(doi) % SHARE != share:
             continue
         counts["references_taken"] += 1
         raw = raw_of(rec["reference"])
+        if raw in read_raws:
+            # a string a set built before holds, under another DOI (the file aligned one PDF
+            # string to two records): it has been read there, so it is no held-out string
+            counts["raw_in_prior_sets"] += 1
+            continue
         title = clean_title(rec.get("atitle") or "")
         if len(norm(title).split()) < 2:
             counts["no_title"] += 1  # no article title in the XML, a one-word title

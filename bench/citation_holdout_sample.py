@@ -10,9 +10,11 @@ naive baseline ONLY (the set is held out: our resolver is not run on it while it
 differs from the gold, as labelled or as audited, with the gold seed and the baseline's seed.
 ``sample``: a seeded random sample of the entries the baseline resolves as labelled and that have
 no audit row, to estimate the label noise left where nothing disagrees. ``scan``: the strings
-that may hold more than one reference (as PDF extraction joins them), looked at by their shape
-alone: two years in parentheses, over ``LONG`` characters, or a second author list after the
-labelled title; neither system is run. Each entry is printed
+whose shape alone may hide a label fault, neither system run: two years in parentheses, over
+``LONG`` characters, or a second author list after the labelled title (more than one reference,
+as PDF extraction joins them), or the labelled title printed right after a word (a record that
+lost the title's first words, set in italics: "Helicobacter pylori infection and ..." labelled
+"infection and ..."). Each entry is printed
 with its gold seed (title, first author, year); an entry without gold with the two nearest seed
 titles, to check that no seed is the work it cites.
 """
@@ -46,8 +48,13 @@ _AUTHOR_LIST = re.compile(
 )
 
 
+# What may stand right before a title with no punctuation between: "et al", "and", "In", a year
+# ("Atoda, K. 1951 The larva ...")
+_BEFORE_A_TITLE = re.compile(r"(?:\bet al|\band|\bIn|(?:1[6-9]|20)\d\d[a-z]?)$")
+
+
 def shape_flags(raw: str, title: str) -> list[str]:
-    """Why a string may hold more than one reference (empty: nothing in its shape says so)."""
+    """Why a string's label may be wrong, from its shape (empty: nothing in it says so)."""
     flags = []
     if len(_PAREN_YEAR.findall(raw)) >= 2:
         flags.append("two_years")
@@ -56,6 +63,10 @@ def shape_flags(raw: str, title: str) -> list[str]:
     at = title_start(raw, title)
     if at >= 0 and _AUTHOR_LIST.search(raw, at + len(title)):
         flags.append("authors_after_title")
+    verbatim = raw.lower().find(title.lower())  # a fuzzy place may start inside the title's word
+    before = raw[:verbatim].rstrip() if verbatim > 0 else ""
+    if before[-1:].isalnum() and not _BEFORE_A_TITLE.search(before):
+        flags.append("title_after_word")
     return flags
 
 
@@ -108,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             print(e["id"], ",".join(flags), "|", e["raw"])
             if row:
                 print("   audit:", row["field"], row["old"], "->", row["new"], row["category"])
-        print(f"{shown} entries whose shape may hold more than one reference", file=sys.stderr)
+        print(f"{shown} entries whose shape may hide a label fault", file=sys.stderr)
         return 0
     predicted = naive(seed_list, entries)
     if args.what == "disagreements":

@@ -391,12 +391,17 @@ def run_builder(
     build,
     snapshot: str,
     errors: tuple[type[Exception], ...] = (),
+    parents: tuple[argparse.ArgumentParser, ...] = (),
 ) -> int:
     """The command line every JATS-style builder shares: ``--<flag>`` (the snapshot's git dir),
     ``--out`` and ``--errata``; the set's files written, its summary printed; a bad input or a
-    wrong snapshot is one line on stderr and exit 2 (``snapshot`` names what could not be read)."""
+    wrong snapshot is one line on stderr and exit 2 (``snapshot`` names what could not be read).
+    ``parents`` adds a builder's own options (read by the builder before; shown in ``--help``)."""
     ap = argparse.ArgumentParser(
-        prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog,
+        description=doc,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=list(parents),
     )
     ap.add_argument(f"--{flag}", dest="repo", metavar=flag.upper(), type=Path, required=True, help=repo_help)
     ap.add_argument("--out", type=Path, default=set_dir)

@@ -1,6 +1,7 @@
-"""Build tests/data/real/citation_pmc/: a FIFTH held-out set of real, labelled reference strings.
+"""Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
+set) and, from another share of the same file, its held-out TEST split citation_pmc_test/.
 
-    python bench/build_citation_pmc.py --glutton DIR [--out DIR] [--errata FILE]
+    python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
 DIR is a git directory of a snapshot of github.com/kermitt2/biblio-glutton (as the ``fetch``
 tool leaves it); its DOI-matching evaluation file is read with ``git show COMMIT:PATH`` at the
@@ -19,17 +20,31 @@ printed string; one journal per article gives the publishers' house styles side 
 (Vancouver, name-year, APA, BMC's "Surname AB: Title. J 2008, 28:1-9.", ...). The set keeps the
 citation_styles format, so bench/resolve_styles.py scores it with ``--splits pmc``.
 
-What is written (format: SOURCES.md there): ``seeds.pmc.jsonl``, ``entries.pmc.jsonl.gz``,
+Shares (``--share K``): the file's DOIs are cut into SHARE parts by a hash of the DOI
+(``_digest(doi) % SHARE == K``). Share 0 (the default) is the dev set, tests/data/real/citation_pmc,
+split ``pmc``, rebuilt byte for byte as committed; its misses have been read and the resolver is
+tuned on it. Share 1 is the TEST split, tests/data/real/citation_pmc_test, split ``pmc_test``:
+built with the naive baseline only, scored ONCE with our resolver at the end, never tuned on.
+It leaves out every work of the dev share too, so no seed title is shared between the two,
+and every raw string a set built before holds (the file aligned a few PDF strings to two records,
+one DOI in each share), so no string read in the dev set is a test string. The other four
+shares are unread and stay so. ``--split`` renames the written split (the share's own by
+default).
+
+What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import re
 import zlib
 from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from build_citation_holdout import PLACE_RATIO, assemble, run_builder, style_of, title_start
@@ -56,6 +71,25 @@ CITING = "glutton:pmc_sample_1943"
 # One cited work (DOI) in SHARE is taken, by a hash of its DOI: keeps the set near 2,800 entries
 # and every file under 1 MiB, and keeps every string of a DOI together (works cited twice).
 SHARE = 6
+
+
+@dataclass(frozen=True)
+class Share:
+    """One share of the file's DOIs as a set: where it is written, its split name, the prefix of
+    its entry ids and the sets whose works it leaves out (every set built before it)."""
+
+    folder: Path
+    split: str
+    prefix: str
+    prior_sets: tuple[Path, ...]
+
+
+# The dev share (read, tuned on) and the held-out test share. The test share leaves out the dev
+# share's works as well, so a title tuned on is never a test seed. Shares 2-5 are not built.
+SHARES = {
+    0: Share(REAL / "citation_pmc", SPLIT, "g", PRIOR_SETS),
+    1: Share(REAL / "citation_pmc_test", "pmc_test", "t", (*PRIOR_SETS, REAL / "citation_pmc")),
+}
 # A word hyphenated across a PDF line break ("opti-\nmization", "hormone-\nregulated"): the lines
 # are joined with no space and the hyphen kept, so no character of the PDF is lost or invented.
 _LINE_HYPHEN = re.compile(r"(?<=\w-)[ \t]*\n\s*")
@@ -71,6 +105,9 @@ def raw_of(reference: str) -> str:
 # a comma, colon or dash ("... roots of Salvia miltiorrhiza", "... fiddler crab, Uca pugilator")
 _GOES_ON = re.compile(r"^\s*[,:;\-\u2013\u2014]?\s*([^\W_][\w-]*)")
 _FIRST_WORD = re.compile(r"\W*([\w-]+)")
+# The shortest printed word read as the start of the journal's first word (the docstring of
+# ``title_cut``): shorter ones ("p", "in") begin a title's italics as often as a journal.
+MIN_JOURNAL_WORD = 3
 
 
 def title_end(raw: str, title: str) -> int:
@@ -94,7 +131,10 @@ def title_cut(raw: str, title: str, journal: str) -> bool:
     name in italics is cut before it ("Phenotypic plasticity of" for "Phenotypic plasticity of
     Senecio vulgaris from contrasting habitat types"). A title printed with no punctuation before
     its journal ("... 3 children and 3 fetuses Journal of the Neurological Sciences, 41") is not
-    cut: the word after it begins the journal's name the XML records (first words alike)."""
+    cut: the word after it begins the journal's name the XML records (first words alike). A
+    word of one or two letters after the title is no abbreviation of a journal's first word: the
+    italics of "Replication and p intervals" (Perspectives on ...), "Synthesis, characterization
+    and in vitro evaluation" (Int J Pharm) cut those titles."""
     if title[-1:] in "?!.)":
         return False
     end = title_end(raw, title)
@@ -104,7 +144,10 @@ def title_cut(raw: str, title: str, journal: str) -> bool:
     word = m.group(1).lower().replace("-", "")
     j = _FIRST_WORD.match(journal)
     first = j.group(1).lower().replace("-", "") if j else ""
-    return not (first and (word.startswith(first) or first.startswith(word)))
+    # "journal" for "J Neurol Sci" (the record's abbreviation), "neurosci" for "Neuroscience"; a
+    # one- or two-letter word ("p", "in") is the start of too many journals' names to tell
+    alike = word.startswith(first) or (len(word) >= MIN_JOURNAL_WORD and first.startswith(word))
+    return not (first and alike)
 
 
 # A year as a reference prints it: not part of a page range or after a volume's colon
@@ -149,6 +192,15 @@ def unify_by_doi(kept: list[dict], counts: Counter) -> None:
             it["title"] = form
 
 
+def prior_raws(sets: tuple[Path, ...]) -> set[str]:
+    """The raw strings of the sets built before (their entries files)."""
+    raws: set[str] = set()
+    for folder in sets:
+        for path in sorted(folder.glob("entries.*.jsonl.gz")):
+            raws.update(json.loads(line)["raw"] for line in gzip.decompress(path.read_bytes()).splitlines())
+    return raws
+
+
 def read_records(repo: Path) -> list[dict]:
     """The evaluation file's records, in file order."""
     data = git_show(repo, GLUTTON_COMMIT, GLUTTON_PATH)
@@ -162,19 +214,31 @@ def read_records(repo: Path) -> list[dict]:
 
 
 def build(
-    repo: Path, seen: set[str], errata: list[dict] | None = None
+    repo: Path,
+    seen: set[str],
+    errata: list[dict] | None = None,
+    *,
+    share: int = 0,
+    split: str = SPLIT,
+    prefix: str = "g",
 ) -> tuple[list[dict], list[dict], list[dict], dict]:
-    """Seeds, entries, audit rows and the conversion counts."""
+    """Seeds, entries, audit rows and the conversion counts of one share of the DOIs."""
     records = read_records(repo)
     counts: Counter = Counter(references=len(records))
     kept: list[dict] = []
     raws: set[str] = set()
+    read_raws = prior_raws(SHARES[share].prior_sets)
     for n, rec in enumerate(records):
         doi = (rec.get("doi") or "").lower()
-        if _digest(doi) % SHARE != 0:
+        if _digest(doi) % SHARE != share:
             continue
         counts["references_taken"] += 1
         raw = raw_of(rec["reference"])
+        if raw in read_raws:
+            # a string a set built before holds, under another DOI (the file aligned one PDF
+            # string to two records): it has been read there, so it is no held-out string
+            counts["raw_in_prior_sets"] += 1
+            continue
         title = clean_title(rec.get("atitle") or "")
         if len(norm(title).split()) < 2:
             counts["no_title"] += 1  # no article title in the XML, a one-word title
@@ -217,22 +281,47 @@ def build(
     counts["titles_with_several_dois"] = sum(len(v) > 1 for v in dois.values())
     counts["without_first_author"] = sum(not it["surname"] for it in kept)
     counts["without_year"] = sum(it["year"] is None for it in kept)
-    seeds, entries, rows = assemble(kept, counts, seen, errata, split=SPLIT, source=SOURCE, prefix="g")
+    seeds, entries, rows = assemble(kept, counts, seen, errata, split=split, source=SOURCE, prefix=prefix)
     return seeds, entries, rows, dict(counts)
 
 
+def share_options() -> argparse.ArgumentParser:
+    """``--share`` and ``--split``, read before the shared command line: the share decides the
+    defaults of ``--out`` and ``--errata`` and which sets' works are left out."""
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument(
+        "--share",
+        type=int,
+        choices=sorted(SHARES),
+        default=0,
+        help=(
+            "which sixth of the DOIs (digest %% 6): 0 the dev set tests/data/real/citation_pmc, "
+            "1 the held-out test split tests/data/real/citation_pmc_test (default: %(default)s)"
+        ),
+    )
+    ap.add_argument(
+        "--split", default=None, help="the split name written (default: the share's, pmc or pmc_test)"
+    )
+    return ap
+
+
 def main(argv: list[str] | None = None) -> int:
+    options = share_options()
+    known, _ = options.parse_known_args(argv)
+    share = SHARES[known.share]
+    split = known.split or share.split
     return run_builder(
         argv,
         doc=__doc__,
         prog="build_citation_pmc.py",
         flag="glutton",
         repo_help="git dir of kermitt2/biblio-glutton",
-        set_dir=REAL / "citation_pmc",
-        split=SPLIT,
-        prior_sets=PRIOR_SETS,
-        build=build,
+        set_dir=share.folder,
+        split=split,
+        prior_sets=share.prior_sets,
+        build=partial(build, share=known.share, split=split, prefix=share.prefix),
         snapshot=f"{GLUTTON_COMMIT[:12]}:{GLUTTON_PATH}",
+        parents=(options,),
     )
 
 

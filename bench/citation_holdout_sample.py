@@ -4,11 +4,17 @@ naive baseline ONLY (the set is held out: our resolver is not run on it while it
     python bench/citation_holdout_sample.py disagreements [--data DIR]
     python bench/citation_holdout_sample.py sample [--n 100] [--seed 19] [--data DIR]
     python bench/citation_holdout_sample.py disagreements --data tests/data/real/citation_plos --split plos
+    python bench/citation_holdout_sample.py scan --data tests/data/real/citation_pmc_test --split pmc_test
 
 ``disagreements``: every entry where the naive baseline (bench/resolve_styles.py's ``naive``)
 differs from the gold, as labelled or as audited, with the gold seed and the baseline's seed.
 ``sample``: a seeded random sample of the entries the baseline resolves as labelled and that have
-no audit row, to estimate the label noise left where nothing disagrees. Each entry is printed
+no audit row, to estimate the label noise left where nothing disagrees. ``scan``: the strings
+whose shape alone may hide a label fault, neither system run: two years in parentheses, over
+``LONG`` characters, or a second author list after the labelled title (more than one reference,
+as PDF extraction joins them), or the labelled title printed right after a word (a record that
+lost the title's first words, set in italics: "Helicobacter pylori infection and ..." labelled
+"infection and ..."). Each entry is printed
 with its gold seed (title, first author, year); an entry without gold with the two nearest seed
 titles, to check that no seed is the work it cites.
 """
@@ -17,9 +23,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from pathlib import Path
 
+from build_citation_holdout import title_start
 from rapidfuzz import fuzz, process
 from resolve_styles import load_audit, load_set, naive
 
@@ -27,6 +35,39 @@ from reflong.citations.normalize import norm
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_holdout"
 SPLIT = "holdout"
+# A string longer than this is read whole (the longest single references are author lists of
+# genome consortia; two references joined by GROBID are often this long too)
+LONG = 420
+_PAREN_YEAR = re.compile(r"\((?:1[6-9]|20)\d\d[a-z]?\)")
+# Two authors in a row, as a reference list starts: "Surname AB, Surname CD" (Vancouver) or
+# "Surname, A. B., & Surname, C." (APA); after the title they begin a second reference.
+_VANCOUVER_AUTHOR = r"\b[A-Z][\w'\u00c0-\u024f-]+ [A-Z]{1,3}\b"
+_APA_AUTHOR = r"\b[A-Z][\w'\u00c0-\u024f-]+, (?:[A-Z]\.[ -]?){1,3}"
+_AUTHOR_LIST = re.compile(
+    rf"(?:{_VANCOUVER_AUTHOR}|{_APA_AUTHOR}),\s*(?:&\s*|and\s+)?(?:{_VANCOUVER_AUTHOR}|{_APA_AUTHOR})"
+)
+
+
+# What may stand right before a title with no punctuation between: "et al", "and", "In", a year
+# ("Atoda, K. 1951 The larva ...")
+_BEFORE_A_TITLE = re.compile(r"(?:\bet al|\band|\bIn|(?:1[6-9]|20)\d\d[a-z]?)$")
+
+
+def shape_flags(raw: str, title: str) -> list[str]:
+    """Why a string's label may be wrong, from its shape (empty: nothing in it says so)."""
+    flags = []
+    if len(_PAREN_YEAR.findall(raw)) >= 2:
+        flags.append("two_years")
+    if len(raw) > LONG:
+        flags.append("long")
+    at = title_start(raw, title)
+    if at >= 0 and _AUTHOR_LIST.search(raw, at + len(title)):
+        flags.append("authors_after_title")
+    verbatim = raw.lower().find(title.lower())  # a fuzzy place may start inside the title's word
+    before = raw[:verbatim].rstrip() if verbatim > 0 else ""
+    if before[-1:].isalnum() and not _BEFORE_A_TITLE.search(before):
+        flags.append("title_after_word")
+    return flags
 
 
 def _show(e: dict, seeds: dict, keys: list[str], titles: list[str], predicted: str | None) -> None:
@@ -48,7 +89,7 @@ def _show(e: dict, seeds: dict, keys: list[str], titles: list[str], predicted: s
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("disagreements", "sample"))
+    ap.add_argument("what", choices=("disagreements", "sample", "scan"))
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument(
         "--split",
@@ -67,6 +108,19 @@ def main(argv: list[str] | None = None) -> int:
     seeds = {s.arxiv_id: s for s in seed_list}
     keys = list(seeds)
     titles = [norm(seeds[k].title) for k in keys]
+    if args.what == "scan":
+        shown = 0
+        for e in entries:
+            flags = shape_flags(e["raw"], e["title"])
+            if not flags:
+                continue
+            shown += 1
+            row = audit.get(e["id"])
+            print(e["id"], ",".join(flags), "|", e["raw"])
+            if row:
+                print("   audit:", row["field"], row["old"], "->", row["new"], row["category"])
+        print(f"{shown} entries whose shape may hide a label fault", file=sys.stderr)
+        return 0
     predicted = naive(seed_list, entries)
     if args.what == "disagreements":
         shown = 0

@@ -1,7 +1,7 @@
 """The checks every real labelled set of reference strings shares (tests/data/real/citation_*).
 
-Why one module: the sets citation_fresh, citation_holdout, citation_plos and citation_pmc are
-made the same way (the citation_styles format, a builder in bench/ that rebuilds them byte for
+Why one module: the sets citation_fresh, citation_holdout, citation_plos, citation_pmc and its
+held-out test split citation_pmc_test are made the same way (the citation_styles format, a builder in bench/ that rebuilds them byte for
 byte from a pinned snapshot, a label audit of rules plus hand errata) and their tests made the
 same checks with only the script, flag and file names changed. Each set test now names its set
 once (``LabelledSet``) and calls these checks with the figures its SOURCES.md reports; what only
@@ -177,11 +177,14 @@ def assert_titles_printed(s: LabelledSet, builder: str, *, seed_title_differs: i
     assert all(b.title_start(e["raw"], e["title"]) >= 0 for e in rows)
 
 
-def assert_no_work_of_the_prior_sets(s: LabelledSet, builder: str) -> None:
-    """No seed's title is a title of the sets built before (the builders' ``set_norm``)."""
+def assert_no_work_of_the_prior_sets(
+    s: LabelledSet, builder: str, prior_sets: tuple[Path, ...] | None = None
+) -> None:
+    """No seed's title is a title of the sets built before (the builders' ``set_norm``):
+    ``prior_sets``, or the builder's ``PRIOR_SETS``."""
     b = bench_module(builder)
     fresh = bench_module("build_citation_fresh")
-    seen = set().union(*(fresh.styles_titles(p) for p in b.PRIOR_SETS))
+    seen = set().union(*(fresh.styles_titles(p) for p in (prior_sets or b.PRIOR_SETS)))
     assert not any(fresh.norm(x["title"]) in seen for x in s.seeds())
 
 
@@ -264,10 +267,21 @@ def bench_baseline(s: LabelledSet) -> dict:
     return result
 
 
-def assert_rebuild_equals_committed(s: LabelledSet, b: Builder, tmp_path: Path) -> None:
-    """The builder, run on the snapshot, writes the committed files byte for byte."""
+def assert_rebuild_equals_committed(
+    s: LabelledSet, b: Builder, tmp_path: Path, args: tuple[str, ...] = ()
+) -> None:
+    """The builder, run on the snapshot (with ``args``, e.g. ``--share 1``), writes the committed
+    files byte for byte."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / f"{b.script}.py"), b.flag, str(b.snapshot), "--out", str(tmp_path)],
+        [
+            sys.executable,
+            str(BENCH / f"{b.script}.py"),
+            b.flag,
+            str(b.snapshot),
+            *args,
+            "--out",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -277,11 +291,21 @@ def assert_rebuild_equals_committed(s: LabelledSet, b: Builder, tmp_path: Path) 
         assert (tmp_path / name).read_bytes() == (s.data / name).read_bytes(), name
 
 
-def assert_wrong_snapshot_one_error(b: Builder, tmp_path: Path, message: str) -> None:
+def assert_wrong_snapshot_one_error(
+    b: Builder, tmp_path: Path, message: str, args: tuple[str, ...] = ()
+) -> None:
     """A directory that is no snapshot (``tmp_path``) is one error line (``message``, with
-    ``{dir}`` for the directory), exit 2, no traceback, nothing written."""
+    ``{dir}`` for the directory), exit 2, no traceback, nothing written (``args``: more options)."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / f"{b.script}.py"), b.flag, str(tmp_path), "--out", str(tmp_path / "o")],
+        [
+            sys.executable,
+            str(BENCH / f"{b.script}.py"),
+            b.flag,
+            str(tmp_path),
+            *args,
+            "--out",
+            str(tmp_path / "o"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -235,7 +235,8 @@ def test_a_split_the_data_does_not_hold_is_one_clear_error():
         [sys.executable, str(BENCH), "--splits", "train"], capture_output=True, text=True, timeout=120
     )
     assert (
-        bad.returncode == 2 and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc)" in bad.stderr
+        bad.returncode == 2
+        and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc, pmc_test)" in bad.stderr
     )
 
 

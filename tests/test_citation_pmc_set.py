@@ -143,6 +143,19 @@ def test_a_title_cut_at_its_first_italic_is_told_from_a_whole_one():
         "Neuropathology of 3 children and 3 fetuses",
         "J Neurol Sci",
     )
+    # a one- or two-letter word after the title is its italics, not the journal's abbreviation
+    assert b.title_cut(
+        "Cumming, G. (2008). Replication and p intervals: p values predict the future only vaguely. "
+        "Perspectives on Psychological Science, 3, 286-300.",
+        "Replication and",
+        "Perspectives on Psychological Science",
+    )
+    assert b.title_cut(
+        "Bhandari KH. Synthesis, characterization and in vitro evaluation of a bone targeting "
+        "delivery system. Int J Pharm. 2010;394:26-34.",
+        "Synthesis, characterization and",
+        "Int J Pharm",
+    )
     # a title that closes on its own question mark, or with a quote, is whole
     assert not b.title_cut(
         "Cheng Y (2009) Solo or duet? J Am Soc Mass Spectrom 19", "Solo or duet?", "J Am Soc Mass Spectrom"

@@ -1,5 +1,6 @@
 """Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
-set) and, from another share of the same file, its held-out TEST split citation_pmc_test/.
+set) and, from other shares of the same file, its TEST splits citation_pmc_test/ (scored once,
+read since) and citation_pmc_test2/ (held out).
 
     python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
@@ -27,9 +28,11 @@ tuned on it. Share 1 is the TEST split, tests/data/real/citation_pmc_test, split
 built with the naive baseline only, scored ONCE with our resolver at the end, never tuned on.
 It leaves out every work of the dev share too, so no seed title is shared between the two,
 and every raw string a set built before holds (the file aligned a few PDF strings to two records,
-one DOI in each share), so no string read in the dev set is a test string. The other four
-shares are unread and stay so. ``--split`` renames the written split (the share's own by
-default).
+one DOI in each share), so no string read in the dev set is a test string. Share 1 has been
+scored once and its misses read, so share 2 is a SECOND held-out test split,
+tests/data/real/citation_pmc_test2, split ``pmc_test2`` (entry ids ``u...``), built the same way
+and leaving out every work and string of shares 0 and 1 as well. The other three shares are
+unread and stay so. ``--split`` renames the written split (the share's own by default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
@@ -84,11 +87,18 @@ class Share:
     prior_sets: tuple[Path, ...]
 
 
-# The dev share (read, tuned on) and the held-out test share. The test share leaves out the dev
-# share's works as well, so a title tuned on is never a test seed. Shares 2-5 are not built.
+# The dev share (read, tuned on), the first test share (scored once, then read: a dev set too) and
+# the second, UNREAD test share. Each share leaves out the works and strings of every set built
+# before it, so a title or string read or tuned on is never a test seed. Shares 3-5 are not built.
 SHARES = {
     0: Share(REAL / "citation_pmc", SPLIT, "g", PRIOR_SETS),
     1: Share(REAL / "citation_pmc_test", "pmc_test", "t", (*PRIOR_SETS, REAL / "citation_pmc")),
+    2: Share(
+        REAL / "citation_pmc_test2",
+        "pmc_test2",
+        "u",
+        (*PRIOR_SETS, REAL / "citation_pmc", REAL / "citation_pmc_test"),
+    ),
 }
 # A word hyphenated across a PDF line break ("opti-\nmization", "hormone-\nregulated"): the lines
 # are joined with no space and the hyphen kept, so no character of the PDF is lost or invented.
@@ -296,11 +306,14 @@ def share_options() -> argparse.ArgumentParser:
         default=0,
         help=(
             "which sixth of the DOIs (digest %% 6): 0 the dev set tests/data/real/citation_pmc, "
-            "1 the held-out test split tests/data/real/citation_pmc_test (default: %(default)s)"
+            "1 the first test split tests/data/real/citation_pmc_test (scored once, read since), "
+            "2 the held-out test split tests/data/real/citation_pmc_test2 (default: %(default)s)"
         ),
     )
     ap.add_argument(
-        "--split", default=None, help="the split name written (default: the share's, pmc or pmc_test)"
+        "--split",
+        default=None,
+        help="the split name written (default: the share's, pmc, pmc_test or pmc_test2)",
     )
     return ap
 

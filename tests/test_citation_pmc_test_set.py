@@ -212,12 +212,13 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_test_share(tmp_path):
 
 
 def test_a_share_never_built_is_refused(tmp_path):
-    """Shares 2-5 stay unread: the builder has no folder or split for them."""
+    """Shares 3-5 stay unread: the builder has no folder or split for them (share 2 is the second
+    test split, tests/test_citation_pmc_test2_set.py)."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "2"],
+        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "3"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "--share: invalid choice: 2" in out.stderr
+    assert "--share: invalid choice: 3" in out.stderr

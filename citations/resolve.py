@@ -617,7 +617,13 @@ class SeedIndex:
         if field_first > lead and te.venue_like(seed.plain):
             # Printed right after the entry's author list, it is the entry's title, not a venue
             # ("Streit WR: Advances in recovery of ...": ``title_after_names``, resolve-15).
-            own = tan.own_title_field(ref.cased, ref.bounds, ref.colon_list_end, field_first)
+            # Only for a seed with no author, and a field that opens with the seed's words: a seed
+            # whose first author is not named, or "2015, in Proc. 34th ICRC" (an "in" the seed
+            # title does not open with), is the volume of a contribution (dev e04222).
+            container_in = ref.words[field_first] == "in" and not seed.plain.startswith("in ")
+            own = None
+            if not seed.author_phrase and not container_in:
+                own = tan.own_title_field(ref.cased, ref.bounds, ref.colon_list_end, field_first)
             if own is None:
                 return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
             held.append(own)

@@ -136,6 +136,22 @@ def test_the_venue_rule_still_holds_a_venue_after_a_one_word_title():
     assert m.band == "review" and VENUE_NOTE in m.reason, m.reason
 
 
+ICRC_RAW = (
+    "Holler M., Balzer A., Chalme-Calvet R., et al., 2015, in Proc. 34th Int. Cosmic Ray Conference "
+    "(ICRC2015),arXiv :1509.02896"
+)  # multi-style dev e04222: a contribution cited by its volume, the audit's venue_as_title
+
+
+@pytest.mark.parametrize("author", ["Parsons", None])
+def test_a_volume_after_in_or_with_its_author_not_named_stays_a_venue(author):
+    # The first draft of this rule accepted e04222 (seed by Parsons, first author not named):
+    # the rule reads only seeds with no author, and a title run that opens its field (not "in ...").
+    seed = SeedTitle("w05291", "Proc. 34th Int. Cosmic Ray Conference (ICRC 2015)", "2015-01-01", author)
+    m = _best(seed, ICRC_RAW)
+    assert m.band != "accept", m.reason
+    assert VENUE_NOTE in m.reason and OWN_TITLE_NOTE not in m.reason
+
+
 def test_a_year_after_words_that_are_no_names_is_no_author_list():
     # "Proceedings of the workshop (2005) ...": the field before the year is prose, not names.
     m = _best(

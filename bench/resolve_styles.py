@@ -8,9 +8,9 @@ The other real sets are scored with ``--data DIR --splits S``: tests/data/real/c
 and citation_pmc (PDF-extracted strings of 1,943 PMC journals, ``pmc``). Each was built with the
 naive baseline only, scored once with our resolver while held out (fresh with resolve-10, SciELO
 resolve-11, PLOS resolve-12, PMC resolve-13), and is a dev set since its misses were read (see
-their SOURCES.md). citation_pmc_test (``pmc_test``) is the PMC set's test split (another sixth
-of the same file's DOIs, no work shared with ``pmc``): built and audited with the naive baseline
-only, scored once with resolve-14 by the lead, and a dev set since (resolve-15 read its misses).
+their SOURCES.md). citation_pmc_test (``pmc_test``) is the PMC set's HELD-OUT test split (another
+sixth of the same file's DOIs, no work shared with ``pmc``): built and audited with the naive
+baseline only, to be scored once with our resolver by the lead, and never tuned on.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -67,7 +67,7 @@ DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 CORPUS = REPO.parent / "shared" / "corpus"
 # fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out);
 # plos: citation_plos (scored once with resolve-12, a dev set since); pmc: citation_pmc (scored once with resolve-13, a dev set since)
-# pmc_test: citation_pmc_test, the PMC set's held-out test split (scored once by the lead; a dev set since)
+# pmc_test: citation_pmc_test, the PMC set's held-out test split (scored once by the lead; never tuned on)
 SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc", "pmc_test")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20

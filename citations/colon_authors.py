@@ -14,7 +14,10 @@ Team": PMC set, resolve-13's misses g00594, g01473, g01721, g00983).
 What counts: two or more comma-separated names from the entry's start (a list number aside),
 each one to four name words (lower-case particles such as "van der" first) then initials in
 capitals and an optional "Jr"/"Sr"; the last may instead be "et al" or a team ("ALSPAC Study
-Team", "... Collaborative Group"), and the colon closes the last. Initials that spell English
+Team", "... Collaborative Group", and since resolve-15 an organisation: "Alzheimer's Disease
+International", "American College of Chest Physicians"), and the colon closes the last. Since
+resolve-15 initials glued to a given name by the PDF's extraction ("Schwingl JPamela") count as
+initials, and the list is read to its colon however long (a genome paper's hundreds of names). Initials that spell English
 words ("Hamza A:", "Iqbal I:", "Bourinbaiar AS:") count here, since a name word stands before
 them and another name before that. A single name ("Vitamin D:", "Hepatitis A:" open titles too)
 is left to the readers that need the seed's own surname (``author_evidence.own_block_end``).
@@ -33,7 +36,18 @@ _TEAM_TEXT = """
     committee trialists participants
     """
 _TEAM_WORDS = frozenset(_TEAM_TEXT.split())
+# An organisation closing the list as its author (resolve-15): "Alzheimer's Disease
+# International:" (PMC test t00677), "American College of Chest Physicians:" (t00792).
+_ORG_TEXT = """
+    international association society college institute foundation council federation academy
+    organization organisation
+    """
+_ORG_WORDS = frozenset(_ORG_TEXT.split())
+_ORG_LINKS = frozenset({"of", "for", "and", "on", "the", "in"})
 _INITIALS = re.compile(r"^[A-Z]{1,4}$")
+# Initials glued to the given name by the PDF's extraction ("Schwingl JPamela, Guess AHarry:",
+# PMC test t02138): capitals, then a capitalised given name.
+_GLUED_GIVEN = re.compile(r"^[A-Z]{1,2}[A-Z][a-z]{3,}$")
 MAX_NAME_WORDS = 4  # "van der Vies", "Ruiz van Haperen": particles and a double surname
 MIN_NAMES = 2
 
@@ -57,8 +71,10 @@ def segment_kind(tokens: list[str]) -> str | None:
         return "et al"
     if 2 <= len(tokens) <= 5 and tokens[-1].lower() in _TEAM_WORDS and all(t[:1].isupper() for t in tokens):
         return "team"
+    if _organisation(tokens):
+        return "team"
     body = tokens[:-1] if tokens and tokens[-1] in _SUFFIXES else tokens
-    if len(body) < 2 or not _INITIALS.match(body[-1]):
+    if len(body) < 2 or not (_INITIALS.match(body[-1]) or _GLUED_GIVEN.match(body[-1])):
         return None
     names = body[:-1]
     while names and names[0] in _PARTICLES:
@@ -66,6 +82,17 @@ def segment_kind(tokens: list[str]) -> str | None:
     if not names or len(body) - 1 > MAX_NAME_WORDS or not all(_surname_word(t) for t in names):
         return None
     return "name"
+
+
+def _organisation(tokens: list[str]) -> bool:
+    """An organisation's name printed as an author: two to seven words, capitalised but for
+    linking words inside it ("of", "for"), one of them an organisation word ("International",
+    "College", "Society")."""
+    if not 2 <= len(tokens) <= 7 or not tokens[0][:1].isupper() or not tokens[-1][:1].isupper():
+        return False
+    if not all(t[:1].isupper() or t in _ORG_LINKS for t in tokens):
+        return False
+    return any(t.lower() in _ORG_WORDS for t in tokens)
 
 
 def list_kinds(segments: list[list[str]]) -> bool:
@@ -101,7 +128,9 @@ def printed_surnames(segments: list[str]) -> list[str]:
 
 # What can stand right before the colon that closes a list: initials, a suffix, "et al", a team.
 _MAY_CLOSE = re.compile(
-    r"(?:\b[A-Z]{1,4}|\b(?:Jr|Sr)|\bal|\b(?i:" + "|".join(sorted(_TEAM_WORDS)) + r"))\.?\s*:"
+    r"(?:\b[A-Z]{1,4}|\b[A-Z]{2,3}[a-z]{2,}|\b(?:Jr|Sr)|\bal|\b(?i:"
+    + "|".join(sorted(_TEAM_WORDS | _ORG_WORDS))
+    + r"))\.?\s*:"
 )
 
 
@@ -122,7 +151,9 @@ def list_end(cased: list[str] | None, bounds: list[bool], colons: list[bool] | N
         lead += 1  # "12. Ellis RJ, ..."
     segments: list[list[str]] = []
     lo = lead
-    for i in range(lead, min(len(cased), lead + 80)):
+    # The whole entry, not a window: a genome paper's list runs to hundreds of names before the
+    # colon (PMC test t01376, 531 words); each piece must be a name, so a title stops it early.
+    for i in range(lead, len(cased)):
         if colons[i] and not bounds[i]:
             segments.append(cased[lo : i + 1])
             return i if list_kinds(segments) else None

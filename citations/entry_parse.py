@@ -219,7 +219,9 @@ def _comma_title(text: str) -> str | None:
 
 
 # "Affleck, I.: Exact results ...", "Duester G: Families of ...": an author block closed by a colon.
-_COLON_AUTHORS = re.compile(r"^(?P<a>[^:]{2,160}?):\s+(?P<rest>\S.*)$")
+# Up to MAX_ENTRY_CHARS: a genome paper's list of hundreds of names runs to its colon (resolve-15);
+# the pieces must all be names (``colon_authors``), so a title's colon far in is not read as one.
+_COLON_AUTHORS = re.compile(r"^(?P<a>[^:]{2,4000}?):\s+(?P<rest>\S.*)$")
 
 
 def _layout_title(body: str, title: str | None) -> str | None:

@@ -41,10 +41,12 @@ from reflong.citations import colon_authors as ca
 from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
+from reflong.citations import edition_left_out as el
 from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
 from reflong.citations import part_numbers as pn
 from reflong.citations import seed_prefix as sp
+from reflong.citations import title_after_names as tan
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
 from reflong.citations import variant_years as vy
@@ -55,6 +57,15 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 15 (issue 19, the PMC test split's misses after its one run): a venue-like seed title ("In vivo
+#    ...", "Advances in ...", "... conference on ...") printed right after the entry's author list
+#    (closed by a colon, or followed by the year alone) is the entry's own title, not a venue
+#    printed after its own fields (``title_after_names``); an author list closed by a colon may end
+#    with an organisation ("Alzheimer's Disease International:", "American College of Chest
+#    Physicians:"), print initials glued to a given name ("Schwingl JPamela") and run to hundreds of
+#    names (``colon_authors``); an edition mark closing the seed title ("(8th edition)") that the
+#    citer leaves out is no sequel number: accepted with the seed's own year printed, else review
+#    (``edition_left_out``).
 # 14 (issue 19, the PMC dev set's misses): an author list closed by a colon ("Ellis RJ, van der
 #    Vies SM: Molecular chaperones.", BMC's style; two names or more, particles, "Jr", "et al" and a
 #    team allowed) ends there: the colon is a field boundary for the resolver and the end of the
@@ -135,7 +146,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-14"
+RESOLVER_VERSION = "resolve-15"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -604,7 +615,18 @@ class SeedIndex:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
         if field_first > lead and te.venue_like(seed.plain):
-            return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
+            # Printed right after the entry's author list, it is the entry's title, not a venue
+            # ("Streit WR: Advances in recovery of ...": ``title_after_names``, resolve-15).
+            # Only for a seed with no author, and a field that opens with the seed's words: a seed
+            # whose first author is not named, or "2015, in Proc. 34th ICRC" (an "in" the seed
+            # title does not open with), is the volume of a contribution (dev e04222).
+            container_in = ref.words[field_first] == "in" and not seed.plain.startswith("in ")
+            own = None
+            if not seed.author_phrase and not container_in:
+                own = tan.own_title_field(ref.cased, ref.bounds, ref.colon_list_end, field_first)
+            if own is None:
+                return [f"{why}; the seed reads as a venue, printed after the entry's own fields"]
+            held.append(own)
         if notes is not None:
             notes.extend(held)
         return []
@@ -820,6 +842,15 @@ class SeedIndex:
                 lay.doubts.append(
                     sp.LEFT_OUT.format(name=prefix) + ", without the seed's first author and year"
                 )
+        edition = el.left_out(seed.info.title, sequel, ref.words) if sequel else None
+        if edition:
+            # "... guidelines (8th edition)" cited without it (``edition_left_out``): another
+            # edition has the same title, so the seed's own year must be printed to accept.
+            sequel = set()
+            if seed.year is not None and seed.year in ref.years:
+                notes.append(el.LEFT_OUT.format(mark=edition) + f"; the seed's year {seed.year} printed")
+            else:
+                lay.doubts.append(el.LEFT_OUT.format(mark=edition) + ", without the seed's year")
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.

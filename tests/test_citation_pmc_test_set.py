@@ -1,8 +1,9 @@
-"""The PMC set's HELD-OUT test split (tests/data/real/citation_pmc_test, split ``pmc_test``).
+"""The PMC set's test split (tests/data/real/citation_pmc_test, split ``pmc_test``).
 
 The dev set tests/data/real/citation_pmc (share 0 of the DOIs) has been read and is tuned on; this
-split is share 1 of the same file, built and audited with the naive baseline only, to be scored
-ONCE with our resolver by the lead. So nothing here runs our resolver on it (the bench runs with
+split is share 1 of the same file, built and audited with the naive baseline only, and scored ONCE
+with our resolver by the lead (resolve-14); since then it is a dev set too (its misses were read,
+tests/test_resolve_15.py scores it). Nothing here runs our resolver on it (the bench runs with
 ``--no-ours`` and the test checks that ours was not run). These tests pin what the committed files
 hold (counts per style as its SOURCES.md reports them, every gold a cited seed, no work shared with
 the dev share or the four older sets, the audit: one rule row plus hand errata, each with a
@@ -60,11 +61,11 @@ def test_the_test_split_holds_the_counts_its_sources_file_reports():
     assert sum(s["published"] is None for s in seeds) == 11
 
 
-def test_the_sources_file_tables_are_the_committed_counts_and_say_it_is_held_out():
+def test_the_sources_file_tables_are_the_committed_counts_and_say_it_is_a_dev_set_now():
     text = assert_sources_table(PMC_TEST)
     b = _builder()
     assert b.GLUTTON_COMMIT in text and b.GLUTTON_PATH in text
-    assert "scored once with our resolver by the lead; do not tune on it" in text
+    assert "A dev set since the lead's one run (resolve-14)" in text  # its misses were read after it
     assert "--share 1" in text and "_digest(doi) % SHARE == 1" in text
 
 
@@ -97,10 +98,13 @@ def test_the_gzip_header_is_fixed():
 def test_the_audit_file_is_the_rule_row_plus_the_errata_each_with_a_reason():
     errata = assert_errata_reasoned(
         PMC_TEST,
-        {"not_one_reference": 16, "seed_title_corrupt": 10, "cluster_merges_works": 2, "work_split": 2},
+        {"not_one_reference": 16, "seed_title_corrupt": 11, "cluster_merges_works": 2, "work_split": 2},
     )
     # a title whose first words are in italics lost them in the record: the string prints them
-    corrupt = {r["id"] for r in errata if r["category"] == "seed_title_corrupt"}
+    # (the eleventh, t01235, is a footnote digit the record's title ends with, found from our
+    # resolver's miss after the lead's one run)
+    corrupt = {r["id"] for r in errata if r["category"] == "seed_title_corrupt" and "italics" in r["note"]}
+    assert len(corrupt) == 10
     rows = {e["id"]: e for e in PMC_TEST.entries()}
     b = _builder()
     for eid in corrupt:
@@ -108,7 +112,7 @@ def test_the_audit_file_is_the_rule_row_plus_the_errata_each_with_a_reason():
         assert at > 0 and rows[eid]["raw"][:at].rstrip()[-1:].isalnum(), eid
     # the rule's one row: "Acute liver failure: summary of a workshop" read as a meeting's name
     assert_audit_is_rules_plus_errata(
-        PMC_TEST, rules={"t01408": "venue_as_title"}, rows=31, kept=2669, kept_gold=1967
+        PMC_TEST, rules={"t01408": "venue_as_title"}, rows=32, kept=2668, kept_gold=1966
     )
 
 
@@ -118,8 +122,8 @@ def test_the_bench_scores_the_test_split_with_the_baseline_only():
     overall = result["naive"]["overall"]
     assert (overall["tp"], overall["fp"], overall.get("fn", 0)) == (1987, 7, 6)
     audited = result["audited"]
-    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (2669, 29, 2)
-    assert (audited["naive"]["overall"]["tp"], audited["naive"]["overall"]["fp"]) == (1961, 9)
+    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (2668, 30, 2)
+    assert (audited["naive"]["overall"]["tp"], audited["naive"]["overall"]["fp"]) == (1960, 9)
 
 
 def _scan(data, split: str) -> set[str]:
@@ -159,7 +163,9 @@ def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
     # Firestein record ("Evolving concepts of" before "Rheumatoid arthritis")
     flagged = _scan(PMC_TEST.data, PMC_TEST.split)
     errata = audit.read_errata(PMC_TEST.data / "errata.jsonl")
-    corrupt = {r["id"] for r in errata if r["category"] == "seed_title_corrupt"} | {"t00687"}
+    corrupt = {
+        r["id"] for r in errata if r["category"] == "seed_title_corrupt" and "italics" in r["note"]
+    } | {"t00687"}
     assert {i for i, f in flagged.items() if "title_after_word" in f} >= corrupt
     assert len(corrupt) == 11
 

@@ -36,7 +36,7 @@ def _best(seed: SeedTitle, ref: str):
 
 
 def test_the_version_is_resolve_14():
-    assert RESOLVER_VERSION == "resolve-14"
+    assert RESOLVER_VERSION == "resolve-15"
 
 
 # --- 1. an author list closed by a colon: the parse ----------------------------------------------
@@ -113,8 +113,9 @@ def _parsed_titles_equal_to_gold(folder: str, split: str) -> int:
     ],
 )
 def test_parsed_titles_equal_to_the_gold_title_gain_and_fall_nowhere(folder, split, resolve_13, resolve_14):
-    # Counted with resolve-13's parser before the change (the first figure): every set holds or gains.
-    assert _parsed_titles_equal_to_gold(folder, split) == resolve_14 >= resolve_13
+    # Counted with resolve-13's parser before the change (the first figure): every set holds or gains
+    # (resolve-15's parser gains more on pmc: tests/test_resolve_15.py pins its figures).
+    assert _parsed_titles_equal_to_gold(folder, split) >= resolve_14 >= resolve_13
 
 
 # --- 2. the colon as a field boundary: authorless seeds of the PMC set --------------------------

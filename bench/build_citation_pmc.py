@@ -1,6 +1,6 @@
 """Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
 set) and, from other shares of the same file, its TEST splits citation_pmc_test/ (scored once,
-read since) and citation_pmc_test2/ (held out).
+read since) and citation_pmc_test2/ (scored once, resolve-15).
 
     python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
@@ -24,12 +24,13 @@ citation_styles format, so bench/resolve_styles.py scores it with ``--splits pmc
 Shares (``--share K``): the file's DOIs are cut into SHARE parts by a hash of the DOI
 (``_digest(doi) % SHARE == K``). Share 0 (the default) is the dev set, tests/data/real/citation_pmc,
 split ``pmc``, rebuilt byte for byte as committed; its misses have been read and the resolver is
-tuned on it. Share 1 is the TEST split, tests/data/real/citation_pmc_test, split ``pmc_test``:
-built with the naive baseline only, scored ONCE with our resolver at the end, never tuned on.
+tuned on it. Share 1 is the first TEST split, tests/data/real/citation_pmc_test, split
+``pmc_test``: built with the naive baseline only, scored ONCE with our resolver (resolve-14),
+read and tuned on since (resolve-15).
 It leaves out every work of the dev share too, so no seed title is shared between the two,
 and every raw string a set built before holds (the file aligned a few PDF strings to two records,
 one DOI in each share), so no string read in the dev set is a test string. Share 1 has been
-scored once and its misses read, so share 2 is a SECOND held-out test split,
+scored once and its misses read, so share 2 is a SECOND test split (scored once, resolve-15),
 tests/data/real/citation_pmc_test2, split ``pmc_test2`` (entry ids ``u...``), built the same way
 and leaving out every work and string of shares 0 and 1 as well. The other three shares are
 unread and stay so. ``--split`` renames the written split (the share's own by default).
@@ -307,7 +308,8 @@ def share_options() -> argparse.ArgumentParser:
         help=(
             "which sixth of the DOIs (digest %% 6): 0 the dev set tests/data/real/citation_pmc, "
             "1 the first test split tests/data/real/citation_pmc_test (scored once, read since), "
-            "2 the held-out test split tests/data/real/citation_pmc_test2 (default: %(default)s)"
+            "2 the second test split tests/data/real/citation_pmc_test2 (scored once, resolve-15) "
+            "(default: %(default)s)"
         ),
     )
     ap.add_argument(

@@ -24,6 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from reflong.citations.entry_parse import parse_entry
+from reflong.citations.normalize import norm
+
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "bench"
 RESOLVE_STYLES = BENCH / "resolve_styles.py"
@@ -313,3 +316,11 @@ def assert_wrong_snapshot_one_error(
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip() == message.format(dir=tmp_path)
     assert not (tmp_path / "o").exists()
+
+
+def parsed_titles_equal_to_gold(folder: str, split: str) -> int:
+    """How many labelled entries of a set the built-in parser gives exactly the gold title (after
+    the resolver's normalisation): the count a parser change must hold or raise on every set."""
+    path = REPO / "tests" / "data" / "real" / folder / f"entries.{split}.jsonl.gz"
+    rows = [json.loads(line) for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()]
+    return sum(norm(parse_entry(r["raw"]).title or "") == norm(r["title"]) for r in rows if r.get("title"))

@@ -11,18 +11,18 @@ fall anywhere.
 
 from __future__ import annotations
 
-import gzip
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from _labelled_sets import parsed_titles_equal_to_gold
 
 from reflong.citations.colon_authors import NOTE as COLON_NOTE
 from reflong.citations.colon_authors import list_end
 from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import cased_words, norm, words_with_boundaries
+from reflong.citations.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
 
 REPO = Path(__file__).resolve().parents[1]
@@ -96,12 +96,6 @@ def test_the_author_list_closed_by_a_colon_is_read_from_the_entrys_start(raw, en
     assert (cased[at] if at is not None else None) == end
 
 
-def _parsed_titles_equal_to_gold(folder: str, split: str) -> int:
-    path = REAL / folder / f"entries.{split}.jsonl.gz"
-    rows = [json.loads(line) for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()]
-    return sum(norm(parse_entry(r["raw"]).title or "") == norm(r["title"]) for r in rows if r.get("title"))
-
-
 @pytest.mark.parametrize(
     ("folder", "split", "resolve_13", "resolve_14"),
     [
@@ -115,7 +109,7 @@ def _parsed_titles_equal_to_gold(folder: str, split: str) -> int:
 def test_parsed_titles_equal_to_the_gold_title_gain_and_fall_nowhere(folder, split, resolve_13, resolve_14):
     # Counted with resolve-13's parser before the change (the first figure): every set holds or gains
     # (resolve-15's parser gains more on pmc: tests/test_resolve_15.py pins its figures).
-    assert _parsed_titles_equal_to_gold(folder, split) >= resolve_14 >= resolve_13
+    assert parsed_titles_equal_to_gold(folder, split) >= resolve_14 >= resolve_13
 
 
 # --- 2. the colon as a field boundary: authorless seeds of the PMC set --------------------------

@@ -660,9 +660,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build_citation_fresh: {exc}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
+        snapshot = f"{TRAIN_TAR_COMMIT[:12]}:{TRAIN_TAR}" if part.sampled else LINKEDBOOKS_COMMIT[:12]
         print(
-            f"build_citation_fresh: cannot read {LINKEDBOOKS_COMMIT[:12]} in {args.linkedbooks} "
-            f"(git exit {exc.returncode})",
+            f"build_citation_fresh: cannot read {snapshot} in {args.linkedbooks} (git exit {exc.returncode})",
             file=sys.stderr,
         )
         return 2

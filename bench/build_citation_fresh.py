@@ -68,8 +68,9 @@ from rapidfuzz import fuzz
 from reflong.citations.normalize import fold
 
 LINKEDBOOKS_COMMIT = "9411db4e918baffa361895c50ae9ce2046fafc3c"
-# LinkedBooks' own validation and test files (its 22 MB training file is left out to keep the set
-# small; none of the three is a subset of another).
+# LinkedBooks' own validation and test files (its 22 MB training file is left out of this set to
+# keep it small, and sampled for the fresh_test split: ``--part test``; none of the three is a
+# subset of another).
 LINKEDBOOKS_FILES = ("dataset/clean_valid.txt", "dataset/clean_test.txt")
 STYLES_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles"
 BLOCK = 25  # entries per pseudo-document (the files have no document boundaries)

@@ -63,7 +63,8 @@ def test_the_sources_file_tables_are_the_committed_counts_and_say_it_is_held_out
     text = assert_sources_table(PMC_TEST2)
     b = _builder()
     assert b.GLUTTON_COMMIT in text and b.GLUTTON_PATH in text
-    assert "scored once with our resolver by the lead; do not tune on it" in text
+    # scored once by the lead (resolve-15); a dev set since its misses were read
+    assert "Scored once with our resolver by the lead (resolve-15" in text and "it is a dev set" in text
     assert "--share 2" in text and "_digest(doi) % SHARE == 2" in text
     assert "--splits pmc_test2" in text
 
@@ -75,7 +76,9 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
     # its own id letter: no id of the dev set (g) or the first test split (t) can be mistaken for one
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
     # every set committed before it, and nothing else
-    earlier = {p for p in (REPO / "tests" / "data" / "real").glob("citation_*") if p != PMC_TEST2.data}
+    # (citation_fresh_test was built after it, from another source)
+    later = {PMC_TEST2.data, REPO / "tests" / "data" / "real" / "citation_fresh_test"}
+    earlier = {p for p in (REPO / "tests" / "data" / "real").glob("citation_*") if p not in later}
     assert set(test2.prior_sets) == earlier and len(test2.prior_sets) == len(earlier) == 6
     assert b.SHARES[1].prior_sets == (*b.PRIOR_SETS, PMC.data)  # share 1 is built as it was
 

@@ -2,9 +2,21 @@
 
     python bench/build_citation_fresh.py --linkedbooks DIR [--out DIR]
 
+    python bench/build_citation_fresh.py --linkedbooks DIR --part test   # the fresh_test split
+
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
 pinned below, so the same snapshot gives byte-identical output.
+
+Parts (``--part``): ``dev`` (the default) is the set below, built from LinkedBooks' validation and
+test files, split ``fresh`` (read and tuned on since resolve-11). ``test`` is a TEST split,
+tests/data/real/citation_fresh_test, split ``fresh_test`` (entry ids ``k...``), from LinkedBooks'
+training file, which no set had read: one work in ``TEST_SHARE`` (by a hash of its work key, so
+every string of a work is taken together), leaving out every work (normalised title) and every raw
+string of every set built before (all of tests/data/real/citation_*). The training file is absent
+from the snapshot (over its 4 MiB limit), so it is read from the ``dataset.tar.gz`` of an earlier
+commit (``TRAIN_TAR_COMMIT``), checked to be the very blob the pinned commit names
+(``TRAIN_BLOB``).
 
 Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
 test split has been looked at more than once, so its figures are no longer a held-out measure.
@@ -27,10 +39,13 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
+import io
 import json
 import re
 import subprocess
 import sys
+import tarfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,12 +68,43 @@ from rapidfuzz import fuzz
 from reflong.citations.normalize import fold
 
 LINKEDBOOKS_COMMIT = "9411db4e918baffa361895c50ae9ce2046fafc3c"
-# LinkedBooks' own validation and test files (its 22 MB training file is left out to keep the set
-# small; none of the three is a subset of another).
+# LinkedBooks' own validation and test files (its 22 MB training file is left out of this set to
+# keep it small, and sampled for the fresh_test split: ``--part test``; none of the three is a
+# subset of another).
 LINKEDBOOKS_FILES = ("dataset/clean_valid.txt", "dataset/clean_test.txt")
 STYLES_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles"
 BLOCK = 25  # entries per pseudo-document (the files have no document boundaries)
 SPLIT = "fresh"
+REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
+# The training file (22 MB): the pinned commit names it by this blob, which the snapshot lacks (it
+# keeps no file of 4 MiB or more); the commit that added the compressed dataset holds the same
+# bytes in a tar.gz, checked against the blob id before use.
+TRAIN_PATH = "dataset/clean_train.txt"
+TRAIN_BLOB = "27eae1b4bee1e705d922b030687e07ea36a0ed1f"
+TRAIN_TAR_COMMIT = "d00ca1ff3a3baf358fafb946bc6d2bb986a69127"
+TRAIN_TAR = "dataset.tar.gz"
+# One work in TEST_SHARE of the training file is taken (a salted hash of its work key, so it is
+# independent of HOLD_OUT's): about 2,250 strings, every file under 1 MiB.
+TEST_SHARE = 9
+TEST_SALT = "fresh_test:"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One set built from LinkedBooks: where it is written, its split, the prefix of its entry
+    ids, the files it reads, and whether it is a sample of works leaving out the prior sets."""
+
+    folder: Path
+    split: str
+    prefix: str
+    files: tuple[str, ...]
+    sampled: bool
+
+
+PARTS = {
+    "dev": Part(REAL / "citation_fresh", SPLIT, "f", LINKEDBOOKS_FILES, False),
+    "test": Part(REAL / "citation_fresh_test", "fresh_test", "k", (TRAIN_PATH,), True),
+}
 
 # Tokens printed without a space before them / after them (LinkedBooks stores tokens only).
 _NO_SPACE_BEFORE = re.compile(r"^[.,;:!?)\]}»”’%]+[.,;:!?)\]}»”’\"]*$|^['\"]$")
@@ -226,13 +272,14 @@ def style_of(tokens: list[Token]) -> str:
     """The author style, from the shape of the first author as printed (first match wins):
     ``title_first`` (no author before the title), ``initials_first`` ("C. Agnoletti"),
     ``surname_comma_given`` ("Moore, Andrew.": Chicago / MLA), ``surname_initials`` ("Ackerman
-    J. S.,", "Albasini C.,"), ``given_surname`` ("Patrizio Barbieri,"), else ``other``."""
+    J. S.,", "Albasini C.,"), ``given_surname`` ("Patrizio Barbieri,"), else ``other``. An author
+    field of punctuation alone (", Romanus bilinguis ...") prints no author: ``title_first``."""
     first_title = next((i for i, t in enumerate(tokens) if t.field == "title"), len(tokens))
     author = [t.text for t in tokens[:first_title] if t.field == "author"]
-    if not author:
+    words = [w for w in author if w not in (".", ",", "-", ";")]
+    if not words:  # no author, or only a stray "." or "," tagged as one (the training file)
         return "title_first"
     text = detokenise(author)
-    words = [w for w in author if w not in (".", ",", "-", ";")]
     if _INITIAL.match(words[0]) and len(words) > 1:
         return "initials_first"
     if _FULL_NAME.match(text):
@@ -448,16 +495,74 @@ def container_seeds(
     return seeds
 
 
+def read_linkedbooks(repo: Path, path: str) -> str:
+    """One LinkedBooks file at the pinned commit; the training file from the tar.gz of
+    ``TRAIN_TAR_COMMIT``, after checking its git blob id is the one the pinned commit names."""
+    if path != TRAIN_PATH:
+        return git_show(repo, LINKEDBOOKS_COMMIT, path).decode("utf-8")
+    data = git_show(repo, TRAIN_TAR_COMMIT, TRAIN_TAR)
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            member = tar.extractfile(TRAIN_PATH.rsplit("/", 1)[-1])
+            body = member.read() if member else b""
+    except (tarfile.TarError, KeyError, EOFError) as exc:
+        raise ValueError(
+            f"{TRAIN_TAR} at {TRAIN_TAR_COMMIT[:12]} holds no readable training file ({exc})"
+        ) from None
+    blob = hashlib.sha1(b"blob %d\0" % len(body) + body).hexdigest()
+    if blob != TRAIN_BLOB:
+        raise ValueError(
+            f"{TRAIN_TAR} at {TRAIN_TAR_COMMIT[:12]}: training file is blob {blob[:12]}, not {TRAIN_BLOB[:12]}"
+        )
+    return body.decode("utf-8")
+
+
+# The sets built before the fresh_test split, named (not globbed) so that a set built later does
+# not change its rebuild: every work and string of these is left out of it.
+TEST_PRIOR_SETS = tuple(
+    REAL / name
+    for name in (
+        "citation_styles",
+        "citation_fresh",
+        "citation_holdout",
+        "citation_plos",
+        "citation_pmc",
+        "citation_pmc_test",
+        "citation_pmc_test2",
+    )
+)
+
+
+def prior_raws(sets: tuple[Path, ...]) -> set[str]:
+    """The raw strings of the sets built before (their entries files)."""
+    raws: set[str] = set()
+    for folder in sets:
+        for path in sorted(folder.glob("entries.*.jsonl.gz")):
+            raws.update(json.loads(line)["raw"] for line in gzip.decompress(path.read_bytes()).splitlines())
+    return raws
+
+
+def in_test_share(title: str) -> bool:
+    """Whether a work (by its work key, so all its strings together) is in the test sample."""
+    return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE == 0
+
+
 def build(
-    repo: Path, seen: set[str], errata: list[dict] | None = None
+    repo: Path,
+    seen: set[str],
+    errata: list[dict] | None = None,
+    part: Part = PARTS["dev"],
+    read_raws: set[str] | None = None,
 ) -> tuple[list[dict], list[dict], list[dict], dict]:
-    """Seeds, entries (with ``_rule``), audit rows and the conversion counts."""
+    """Seeds, entries (with ``_rule``), audit rows and the conversion counts of one part; a
+    sampled part keeps one work in ``TEST_SHARE`` and no string of ``read_raws``."""
     counts: Counter = Counter()
     items: list[dict] = []
     raws: set[str] = set()
-    for path in LINKEDBOOKS_FILES:
+    for path in part.files:
         name = path.rsplit("/", 1)[-1]
-        for tokens in read_references(git_show(repo, LINKEDBOOKS_COMMIT, path).decode("utf-8")):
+        n = -1  # the reference's place among the file's titled, distinct ones (its block)
+        for tokens in read_references(read_linkedbooks(repo, path)):
             counts["references"] += 1
             raw = detokenise([t.text for t in tokens])
             title, fields = title_of(tokens)
@@ -468,9 +573,14 @@ def build(
                 counts["duplicate_raw"] += 1
                 continue
             raws.add(raw)
+            n += 1
+            if part.sampled and not in_test_share(title):
+                continue
+            if read_raws and raw in read_raws:
+                counts["raw_in_prior_sets"] += 1  # read in a set built before: no test string
+                continue
             author = detokenise([t.text for t in tokens if t.field == "author"])
             year = year_of(" ".join(t.text for t in tokens if t.field in ("year", "date")), raw)
-            n = sum(1 for it in items if it["file"] == name)
             items.append(
                 {
                     "file": name,
@@ -485,8 +595,15 @@ def build(
                     "volumes": edited_volumes(tokens),
                 }
             )
+    if part.sampled:
+        counts["references_taken"] = len(items)
     works, seeds, entries = seed_works(
-        items, seen, counts, source="linkedbooks", split=SPLIT, seen_count="seen_in_citation_styles"
+        items,
+        seen,
+        counts,
+        source="linkedbooks",
+        split=part.split,
+        seen_count="seen_in_prior_sets" if part.sampled else "seen_in_citation_styles",
     )
     # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
     # to the volume it appeared in.
@@ -508,7 +625,7 @@ def build(
                 editors[key][editor] += 1
                 years[key][it["year"] or 0] += 1
     seeds += container_seeds(forms, editors, years)
-    rows = number_and_audit(entries, seeds, errata, prefix="f", split=SPLIT)
+    rows = number_and_audit(entries, seeds, errata, prefix=part.prefix, split=part.split)
     return seeds, entries, rows, dict(counts)
 
 
@@ -521,32 +638,42 @@ def main(argv: list[str] | None = None) -> int:
         help="git dir of dhlab-epfl/LinkedBooksDeepReferenceParsing",
     )
     ap.add_argument(
-        "--out",
-        type=Path,
-        default=Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_fresh",
+        "--part",
+        choices=sorted(PARTS),
+        default="dev",
+        help=(
+            "dev: the fresh set from the validation and test files, tests/data/real/citation_fresh "
+            "(read and tuned on since resolve-11); test: the fresh_test split, one work in "
+            f"{TEST_SHARE} of the unread training file, tests/data/real/citation_fresh_test, leaving "
+            "out every work and string of the other citation_* sets (default: %(default)s)"
+        ),
     )
+    ap.add_argument("--out", type=Path, default=None, help="where to write (default: the part's folder)")
     ap.add_argument(
         "--errata",
         type=Path,
-        default=Path(__file__).resolve().parents[1]
-        / "tests"
-        / "data"
-        / "real"
-        / "citation_fresh"
-        / "errata.jsonl",
-        help="the hand errata of the label audit, read from the strings (default: %(default)s)",
+        default=None,
+        help="the hand errata of the label audit, read from the strings (default: errata.jsonl in the part's folder)",
     )
     args = ap.parse_args(argv)
+    part = PARTS[args.part]
+    args.out = args.out or part.folder
+    args.errata = args.errata or part.folder / "errata.jsonl"
     try:
         errata = read_errata(args.errata)
-        seeds, entries, rows, counts = build(args.linkedbooks, styles_titles(STYLES_SET), errata)
+        if part.sampled:
+            prior = TEST_PRIOR_SETS
+            seen = set().union(*(styles_titles(p) for p in prior))
+            seeds, entries, rows, counts = build(args.linkedbooks, seen, errata, part, prior_raws(prior))
+        else:
+            seeds, entries, rows, counts = build(args.linkedbooks, styles_titles(STYLES_SET), errata)
     except (OSError, ValueError) as exc:
         print(f"build_citation_fresh: {exc}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
+        snapshot = f"{TRAIN_TAR_COMMIT[:12]}:{TRAIN_TAR}" if part.sampled else LINKEDBOOKS_COMMIT[:12]
         print(
-            f"build_citation_fresh: cannot read {LINKEDBOOKS_COMMIT[:12]} in {args.linkedbooks} "
-            f"(git exit {exc.returncode})",
+            f"build_citation_fresh: cannot read {snapshot} in {args.linkedbooks} (git exit {exc.returncode})",
             file=sys.stderr,
         )
         return 2
@@ -554,12 +681,12 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-    with open(args.out / f"seeds.{SPLIT}.jsonl", "w", encoding="utf-8") as fh:
+    with open(args.out / f"seeds.{part.split}.jsonl", "w", encoding="utf-8") as fh:
         for seed in seeds:
             fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
     # gzip with no name or time in its header: the same bytes on every rebuild
     with (
-        open(args.out / f"entries.{SPLIT}.jsonl.gz", "wb") as raw,
+        open(args.out / f"entries.{part.split}.jsonl.gz", "wb") as raw,
         gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
     ):
         for e in entries:

@@ -12,7 +12,9 @@ their SOURCES.md). citation_pmc_test (``pmc_test``) is the PMC set's first test 
 sixth of the same file's DOIs, no work shared with ``pmc``): scored once by the lead, its misses
 read since. citation_pmc_test2 (``pmc_test2``) is its SECOND, HELD-OUT test split (a third sixth,
 no work or string of any earlier set): built and audited with the naive baseline only, to be
-scored once with our resolver by the lead, and never tuned on.
+scored once with our resolver by the lead, and never tuned on. citation_fresh_test
+(``fresh_test``) is LinkedBooks' HELD-OUT test split (a ninth of the works of its training file,
+which no earlier set read; no work or string of any earlier set), built and audited the same way.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -72,7 +74,9 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # pmc_test: citation_pmc_test, the PMC set's first test split (scored once by the lead, read since)
 # pmc_test2: citation_pmc_test2, the PMC set's second, held-out test split (scored once by the lead;
 # never tuned on)
-SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc", "pmc_test", "pmc_test2")
+# fresh_test: citation_fresh_test, LinkedBooks' held-out test split (its unread training file; no
+# work or string of any earlier set), to be scored once by the lead
+SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc", "pmc_test", "pmc_test2", "fresh_test")
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -341,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
             "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, holdout for "
             "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, pmc for "
             "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, or pmc_test2 "
-            "for tests/data/real/citation_pmc_test2 (held out) "
+            "for tests/data/real/citation_pmc_test2 (held out), fresh_test for "
+            "tests/data/real/citation_fresh_test (held out) "
             "(default: %(default)s)"
         ),
     )

@@ -3,6 +3,7 @@
     python bench/build_citation_fresh.py --linkedbooks DIR [--out DIR]
 
     python bench/build_citation_fresh.py --linkedbooks DIR --part test   # the fresh_test split
+    python bench/build_citation_fresh.py --linkedbooks DIR --part test2  # the fresh_test2 split
 
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
@@ -16,7 +17,12 @@ every string of a work is taken together), leaving out every work (normalised ti
 string of every set built before (all of tests/data/real/citation_*). The training file is absent
 from the snapshot (over its 4 MiB limit), so it is read from the ``dataset.tar.gz`` of an earlier
 commit (``TRAIN_TAR_COMMIT``), checked to be the very blob the pinned commit names
-(``TRAIN_BLOB``).
+(``TRAIN_BLOB``). ``test2`` is a SECOND test split, tests/data/real/citation_fresh_test2, split
+``fresh_test2`` (entry ids ``m...``), made after ``fresh_test`` had been scored once and become a
+dev set: the works of the training file in another residue of the same salted hash (so no work key
+of ``fresh_test``), leaving out every work and string of every set built before it, fresh_test
+included, and every work that ``merge_works`` would merge with a work of fresh_test's sample (one
+work printed two ways, with two work keys, one in each sample).
 
 Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
 test split has been looked at more than once, so its figures are no longer a held-out measure.
@@ -92,18 +98,27 @@ TEST_SALT = "fresh_test:"
 @dataclass(frozen=True)
 class Part:
     """One set built from LinkedBooks: where it is written, its split, the prefix of its entry
-    ids, the files it reads, and whether it is a sample of works leaving out the prior sets."""
+    ids, the files it reads, and whether it is a sample of works leaving out the prior sets. A
+    sampled part takes the works whose salted hash is ``residue`` modulo ``TEST_SHARE``; the works
+    of the ``merge_with`` residues (earlier samples) are grouped with it only so that a work
+    printed two ways across two samples is left out, not split between two test sets."""
 
     folder: Path
     split: str
     prefix: str
     files: tuple[str, ...]
     sampled: bool
+    residue: int = 0
+    merge_with: tuple[int, ...] = ()
 
 
 PARTS = {
     "dev": Part(REAL / "citation_fresh", SPLIT, "f", LINKEDBOOKS_FILES, False),
     "test": Part(REAL / "citation_fresh_test", "fresh_test", "k", (TRAIN_PATH,), True),
+    # made after fresh_test was scored once and became a dev set: the next residue of the hash
+    "test2": Part(
+        REAL / "citation_fresh_test2", "fresh_test2", "m", (TRAIN_PATH,), True, residue=1, merge_with=(0,)
+    ),
 }
 
 # Tokens printed without a space before them / after them (LinkedBooks stores tokens only).
@@ -428,6 +443,11 @@ def seed_works(
     n = 0
     for key in sorted(works):
         group = works[key]
+        if any(g.get("_earlier_sample") for g in group):
+            # grouped only to find works of an earlier test sample: none of its strings (they are
+            # that set's) nor a string of one work printed two ways across the two samples
+            counts["merged_with_earlier_sample"] += sum(not g.get("_earlier_sample") for g in group)
+            continue
         title = _pick(Counter(g["title"] for g in group))
         if any(norm(g["title"]) in seen for g in group):
             counts[seen_count] += len(group)
@@ -542,9 +562,32 @@ def prior_raws(sets: tuple[Path, ...]) -> set[str]:
     return raws
 
 
-def in_test_share(title: str) -> bool:
-    """Whether a work (by its work key, so all its strings together) is in the test sample."""
-    return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE == 0
+# The fresh_test2 split leaves out every set built before it: those of fresh_test and fresh_test
+# itself (scored once, a dev set since).
+TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
+
+
+def prior_sets_of(part: Part) -> tuple[Path, ...]:
+    """The sets a sampled part leaves out (every set built before it, named, not globbed)."""
+    return TEST2_PRIOR_SETS if part.residue == PARTS["test2"].residue else TEST_PRIOR_SETS
+
+
+def share_of(title: str) -> int:
+    """The residue of a work's salted hash (by its work key, so all its strings together):
+    ``fresh_test`` is residue 0, ``fresh_test2`` residue 1."""
+    return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE
+
+
+def in_test_share(title: str, residue: int = 0) -> bool:
+    """Whether a work is in the test sample of ``residue`` (0: fresh_test's)."""
+    return share_of(title) == residue
+
+
+def _people(tokens: list[Token], raw: str) -> dict:
+    """The first author's surname, the author field as printed and the year of one reference."""
+    author = detokenise([t.text for t in tokens if t.field == "author"])
+    year = year_of(" ".join(t.text for t in tokens if t.field in ("year", "date")), raw)
+    return {"surname": first_surname(author), "author": author, "year": year}
 
 
 def build(
@@ -555,9 +598,10 @@ def build(
     read_raws: set[str] | None = None,
 ) -> tuple[list[dict], list[dict], list[dict], dict]:
     """Seeds, entries (with ``_rule``), audit rows and the conversion counts of one part; a
-    sampled part keeps one work in ``TEST_SHARE`` and no string of ``read_raws``."""
+    sampled part keeps the works of its residue of ``TEST_SHARE`` and no string of ``read_raws``."""
     counts: Counter = Counter()
     items: list[dict] = []
+    earlier: list[dict] = []  # the references of the merge_with samples (never entries here)
     raws: set[str] = set()
     for path in part.files:
         name = path.rsplit("/", 1)[-1]
@@ -574,13 +618,15 @@ def build(
                 continue
             raws.add(raw)
             n += 1
-            if part.sampled and not in_test_share(title):
+            share = share_of(title) if part.sampled else part.residue
+            if share in part.merge_with:
+                earlier.append({"title": title, "raw": raw, "fields": fields, **_people(tokens, raw)})
+                continue
+            if share != part.residue:
                 continue
             if read_raws and raw in read_raws:
                 counts["raw_in_prior_sets"] += 1  # read in a set built before: no test string
                 continue
-            author = detokenise([t.text for t in tokens if t.field == "author"])
-            year = year_of(" ".join(t.text for t in tokens if t.field in ("year", "date")), raw)
             items.append(
                 {
                     "file": name,
@@ -588,9 +634,7 @@ def build(
                     "raw": raw,
                     "title": title,
                     "fields": fields,
-                    "surname": first_surname(author),
-                    "author": author,
-                    "year": year,
+                    **_people(tokens, raw),
                     "style": style_of(tokens),
                     "volumes": edited_volumes(tokens),
                 }
@@ -598,7 +642,7 @@ def build(
     if part.sampled:
         counts["references_taken"] = len(items)
     works, seeds, entries = seed_works(
-        items,
+        items + [{**it, "_earlier_sample": True} for it in earlier],
         seen,
         counts,
         source="linkedbooks",
@@ -644,8 +688,10 @@ def main(argv: list[str] | None = None) -> int:
         help=(
             "dev: the fresh set from the validation and test files, tests/data/real/citation_fresh "
             "(read and tuned on since resolve-11); test: the fresh_test split, one work in "
-            f"{TEST_SHARE} of the unread training file, tests/data/real/citation_fresh_test, leaving "
-            "out every work and string of the other citation_* sets (default: %(default)s)"
+            f"{TEST_SHARE} of the training file, tests/data/real/citation_fresh_test (scored once, a "
+            "dev set since); test2: the fresh_test2 split, another ninth of the training file's "
+            "works, tests/data/real/citation_fresh_test2 (to be scored once), each leaving out every "
+            "work and string of the citation_* sets built before it (default: %(default)s)"
         ),
     )
     ap.add_argument("--out", type=Path, default=None, help="where to write (default: the part's folder)")
@@ -662,7 +708,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         errata = read_errata(args.errata)
         if part.sampled:
-            prior = TEST_PRIOR_SETS
+            prior = prior_sets_of(part)
             seen = set().union(*(styles_titles(p) for p in prior))
             seeds, entries, rows, counts = build(args.linkedbooks, seen, errata, part, prior_raws(prior))
         else:

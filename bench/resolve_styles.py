@@ -14,7 +14,10 @@ read since. citation_pmc_test2 (``pmc_test2``) is its SECOND, HELD-OUT test spli
 no work or string of any earlier set): built and audited with the naive baseline only, to be
 scored once with our resolver by the lead, and never tuned on. citation_fresh_test
 (``fresh_test``) is LinkedBooks' HELD-OUT test split (a ninth of the works of its training file,
-which no earlier set read; no work or string of any earlier set), built and audited the same way.
+which no earlier set read; no work or string of any earlier set): scored once by the lead, a dev
+set since. citation_fresh_test2 (``fresh_test2``) is LinkedBooks' SECOND, HELD-OUT test split
+(another ninth of the training file's works, no work or string of any earlier set, fresh_test
+included): built and audited with the naive baseline only, to be scored once by the lead.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -75,8 +78,21 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # pmc_test2: citation_pmc_test2, the PMC set's second, held-out test split (scored once by the lead;
 # never tuned on)
 # fresh_test: citation_fresh_test, LinkedBooks' held-out test split (its unread training file; no
-# work or string of any earlier set), to be scored once by the lead
-SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc", "pmc_test", "pmc_test2", "fresh_test")
+# work or string of any earlier set), scored once by the lead, a dev set since
+# fresh_test2: citation_fresh_test2, LinkedBooks' second held-out test split (another ninth of the
+# training file's works), to be scored once by the lead; never tuned on
+SPLITS = (
+    "dev",
+    "test",
+    "fresh",
+    "holdout",
+    "plos",
+    "pmc",
+    "pmc_test",
+    "pmc_test2",
+    "fresh_test",
+    "fresh_test2",
+)
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -346,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, pmc for "
             "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, or pmc_test2 "
             "for tests/data/real/citation_pmc_test2 (held out), fresh_test for "
-            "tests/data/real/citation_fresh_test (held out) "
+            "tests/data/real/citation_fresh_test, fresh_test2 for "
+            "tests/data/real/citation_fresh_test2 (held out) "
             "(default: %(default)s)"
         ),
     )

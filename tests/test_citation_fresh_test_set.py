@@ -62,9 +62,18 @@ BUILDER = Builder(
 REAL = REPO / "tests" / "data" / "real"
 
 
+# Sets built after this split (its rebuild must not depend on them)
+LATER_SETS = ("citation_fresh_test2",)
+
+
 def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today; the builder names them (``TEST_PRIOR_SETS``)."""
-    return tuple(p for p in sorted(REAL.glob("citation_*")) if p.is_dir() and p.name != FRESH_TEST.name)
+    """Every other set in tests/data/real today but those built later; the builder names them
+    (``TEST_PRIOR_SETS``)."""
+    return tuple(
+        p
+        for p in sorted(REAL.glob("citation_*"))
+        if p.is_dir() and p.name != FRESH_TEST.name and p.name not in LATER_SETS
+    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():

@@ -1,0 +1,207 @@
+"""LinkedBooks' SECOND held-out TEST split (tests/data/real/citation_fresh_test2, ``fresh_test2``).
+
+Built by ``bench/build_citation_fresh.py --part test2`` after the first test split (fresh_test)
+was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
+(the same salted hash, residue 1), leaving out every work and string of every earlier set,
+fresh_test included, and every work printed two ways across the two samples. These tests pin what
+it holds (counts per style as its SOURCES.md reports them, every gold a cited seed, the audit:
+rules plus hand errata, each with a reason), that it shares no work key, work or string with the
+earlier sets, that the naive baseline alone scores it (our resolver is never run on it here: it
+is to be scored once by the lead), and, when the snapshot is on this machine, that the builder
+gives the committed bytes again for this split and for ``fresh_test`` and ``fresh``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from _labelled_sets import (
+    REPO,
+    Builder,
+    LabelledSet,
+    assert_audit_is_rules_plus_errata,
+    assert_counts,
+    assert_errata_reasoned,
+    assert_gold_is_cited_seed,
+    assert_gzip_header_fixed,
+    assert_ids_and_order,
+    assert_multi_cited,
+    assert_no_work_of_the_prior_sets,
+    assert_rebuild_equals_committed,
+    assert_sources_table,
+    assert_wrong_snapshot_one_error,
+    bench_baseline,
+    bench_module,
+)
+
+# (entries, gold pairs) per style, as SOURCES.md reports them
+FRESH_TEST2 = LabelledSet(
+    "citation_fresh_test2",
+    split="fresh_test2",
+    source="linkedbooks",
+    id_prefix="m",
+    style_counts={
+        "given_surname": (196, 142),
+        "initials_first": (799, 589),
+        "other": (372, 285),
+        "surname_comma_given": (114, 87),
+        "surname_initials": (150, 113),
+        "title_first": (481, 362),
+    },
+)
+FRESH_TEST = LabelledSet("citation_fresh_test", split="fresh_test", source="linkedbooks", style_counts={})
+BUILDER = Builder(
+    "build_citation_fresh",
+    flag="--linkedbooks",
+    env="REFLONG_LINKEDBOOKS_GIT",
+    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
+    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
+)
+REAL = REPO / "tests" / "data" / "real"
+# Sets built after this split (none yet): its rebuild must not depend on them
+LATER_SETS: tuple[str, ...] = ()
+
+
+def _earlier_sets() -> tuple:
+    """Every other set in tests/data/real today but those built later; the builder names them
+    (``TEST2_PRIOR_SETS``)."""
+    return tuple(
+        p
+        for p in sorted(REAL.glob("citation_*"))
+        if p.is_dir() and p.name != FRESH_TEST2.name and p.name not in LATER_SETS
+    )
+
+
+def test_the_split_holds_the_counts_its_sources_file_reports():
+    assert_counts(FRESH_TEST2, entries=2112, seeds=1408, cited=1378, containers=30)
+    assert_ids_and_order(FRESH_TEST2)
+    assert_multi_cited(FRESH_TEST2, 108)
+    text = assert_sources_table(FRESH_TEST2)
+    assert "To be scored ONCE with our resolver by the lead; do not tune on it." in text
+    assert "--splits fresh_test2 --corpus /nonexistent" in text
+    assert_gzip_header_fixed(FRESH_TEST2)
+
+
+def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
+    assert_gold_is_cited_seed(FRESH_TEST2, held_out=534)
+
+
+def test_test2_is_the_next_residue_and_its_own_id_letter():
+    fresh = bench_module("build_citation_fresh")
+    part, first = fresh.PARTS["test2"], fresh.PARTS["test"]
+    assert (part.folder, part.split, part.prefix) == (
+        FRESH_TEST2.data,
+        FRESH_TEST2.split,
+        FRESH_TEST2.id_prefix,
+    )
+    assert (part.residue, part.merge_with) == (1, (0,)) and (first.residue, first.merge_with) == (0, ())
+    assert len({p.prefix for p in fresh.PARTS.values()}) == len(fresh.PARTS)
+    # every entry's own work is in residue 1, none in fresh_test's residue 0
+    assert all(fresh.share_of(e["title"]) == 1 for e in FRESH_TEST2.entries())
+    assert not any(fresh.in_test_share(e["title"]) for e in FRESH_TEST2.entries())
+    assert all(fresh.in_test_share(e["title"]) for e in FRESH_TEST.entries())  # fresh_test as it was
+    assert all(e["citing"].startswith("linkedbooks:clean_train.txt#") for e in FRESH_TEST2.entries())
+
+
+def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
+    earlier = _earlier_sets()
+    fresh = bench_module("build_citation_fresh")
+    assert set(earlier) == set(fresh.TEST2_PRIOR_SETS) and REAL / "citation_fresh_test" in earlier
+    assert fresh.prior_sets_of(fresh.PARTS["test2"]) == fresh.TEST2_PRIOR_SETS
+    assert fresh.prior_sets_of(fresh.PARTS["test"]) == fresh.TEST_PRIOR_SETS  # fresh_test as it was
+    assert_no_work_of_the_prior_sets(FRESH_TEST2, "build_citation_fresh", earlier)
+    seen = set().union(*(fresh.styles_titles(p) for p in earlier))
+    assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST2.entries())
+    raws = set()
+    for folder in earlier:
+        for path in folder.glob("entries.*.jsonl.gz"):
+            raws.update(json.loads(line)["raw"] for line in gzip.decompress(path.read_bytes()).splitlines())
+    assert not raws & {e["raw"] for e in FRESH_TEST2.entries()}
+
+
+def test_a_work_printed_two_ways_across_the_samples_is_left_out():
+    """``seed_works`` drops a work any of whose references belongs to the earlier sample, and
+    counts the strings of this sample it drops; works of the earlier sample alone count nothing."""
+    from collections import Counter
+
+    fresh = bench_module("build_citation_fresh")
+
+    def item(title: str, raw: str, year: int, earlier: bool = False) -> dict:
+        it = {
+            "file": "clean_train.txt",
+            "citing": "linkedbooks:clean_train.txt#000",
+            "raw": raw,
+            "title": title,
+            "fields": 1,
+            "surname": "Targhetta",
+            "author": "R. Targhetta",
+            "year": year,
+            "style": "initials_first",
+            "volumes": [],
+        }
+        return {**it, "_earlier_sample": True} if earlier else it
+
+    counts: Counter = Counter()
+    items = [
+        item("La Massoneria veneta dalle origini alla chiusura delle logge", "a", 1988, earlier=True),
+        item("La massoneria veneta delle origini alla chiusura delle logge", "b", 1988),
+        item("Un'altra opera del tutto diversa", "c", 1990),
+        item("Solo del campione precedente", "d", 1970, earlier=True),
+    ]
+    _, seeds, entries = fresh.seed_works(
+        items, set(), counts, source="linkedbooks", split="fresh_test2", seen_count="seen"
+    )
+    assert [e["raw"] for e in entries] == ["c"]
+    assert {x["title"] for x in seeds} <= {"Un'altra opera del tutto diversa"}  # the work may be held out
+    assert counts["merged_with_earlier_sample"] == 1
+    assert all(not e["_item"].get("_earlier_sample") for e in entries)
+
+
+def test_every_erratum_has_a_reason_and_names_an_entry_of_the_split():
+    errata = assert_errata_reasoned(
+        FRESH_TEST2,
+        {
+            "work_split": 69,
+            "venue_as_title": 29,
+            "not_a_title": 17,
+            "cluster_merges_works": 14,
+            "container_as_title": 8,
+            "seed_title_corrupt": 6,
+        },
+    )
+    assert len(errata) == 143
+    assert sum(r["field"] == "gold" for r in errata) == 22
+
+
+def test_the_audit_file_is_the_rules_rows_plus_the_errata():
+    rules = assert_audit_is_rules_plus_errata(FRESH_TEST2, rules=None, rows=193, kept=1941, kept_gold=1433)
+    assert len(rules) == 50
+
+
+def test_the_bench_scores_the_split_with_the_baseline_only():
+    result = bench_baseline(FRESH_TEST2)
+    audited = result["audited"]
+    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (1941, 171, 22)
+    labelled = result["naive"]["overall"]
+    assert (labelled["tp"], labelled["fp"], labelled["fn"]) == (1490, 131, 88)
+    naive = audited["naive"]["overall"]
+    assert naive["tp"] + naive["fn"] == 1433
+    assert (naive["tp"], naive["fp"], naive["fn"]) == (1350, 113, 83)
+
+
+@BUILDER.needs_snapshot()
+def test_the_builder_gives_the_committed_bytes_again_for_all_three_parts(tmp_path):
+    assert_rebuild_equals_committed(FRESH_TEST2, BUILDER, tmp_path / "test2", ("--part", "test2"))
+    assert_rebuild_equals_committed(FRESH_TEST, BUILDER, tmp_path / "test", ("--part", "test"))
+    fresh = LabelledSet("citation_fresh", split="fresh", source="linkedbooks", style_counts={})
+    assert_rebuild_equals_committed(fresh, BUILDER, tmp_path / "dev", ("--part", "dev"))
+
+
+def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
+    assert_wrong_snapshot_one_error(
+        BUILDER,
+        tmp_path,
+        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        ("--part", "test2"),
+    )

@@ -569,7 +569,7 @@ TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
 
 def prior_sets_of(part: Part) -> tuple[Path, ...]:
     """The sets a sampled part leaves out (every set built before it, named, not globbed)."""
-    return TEST2_PRIOR_SETS if part.residue == PARTS["test2"].residue else TEST_PRIOR_SETS
+    return TEST2_PRIOR_SETS if part.split == PARTS["test2"].split else TEST_PRIOR_SETS
 
 
 def share_of(title: str) -> int:

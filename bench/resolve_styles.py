@@ -15,6 +15,9 @@ no work or string of any earlier set): built and audited with the naive baseline
 scored once with our resolver by the lead, and never tuned on. citation_fresh_test
 (``fresh_test``) is LinkedBooks' HELD-OUT test split (a ninth of the works of its training file,
 which no earlier set read; no work or string of any earlier set), built and audited the same way.
+citation_pmc_test3 (``pmc_test3``) is the PMC set's THIRD held-out test split (a fourth sixth of
+its DOIs, no work or string of any earlier set), built and audited with the naive baseline only,
+to be scored once by the lead, never tuned on.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -76,7 +79,20 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # never tuned on)
 # fresh_test: citation_fresh_test, LinkedBooks' held-out test split (its unread training file; no
 # work or string of any earlier set), to be scored once by the lead
-SPLITS = ("dev", "test", "fresh", "holdout", "plos", "pmc", "pmc_test", "pmc_test2", "fresh_test")
+# pmc_test3: citation_pmc_test3, the PMC set's THIRD held-out test split (share 3; no work or string
+# of any earlier set), to be scored once by the lead; never tuned on
+SPLITS = (
+    "dev",
+    "test",
+    "fresh",
+    "holdout",
+    "plos",
+    "pmc",
+    "pmc_test",
+    "pmc_test2",
+    "fresh_test",
+    "pmc_test3",
+)
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -346,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, pmc for "
             "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, or pmc_test2 "
             "for tests/data/real/citation_pmc_test2 (held out), fresh_test for "
-            "tests/data/real/citation_fresh_test (held out) "
+            "tests/data/real/citation_fresh_test (held out), pmc_test3 for "
+            "tests/data/real/citation_pmc_test3 (held out) "
             "(default: %(default)s)"
         ),
     )

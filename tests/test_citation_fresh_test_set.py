@@ -62,9 +62,18 @@ BUILDER = Builder(
 REAL = REPO / "tests" / "data" / "real"
 
 
+# Sets built after this split (they leave out its works, not it theirs)
+LATER = ("citation_pmc_test3",)
+
+
 def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today; the builder names them (``TEST_PRIOR_SETS``)."""
-    return tuple(p for p in sorted(REAL.glob("citation_*")) if p.is_dir() and p.name != FRESH_TEST.name)
+    """Every other set in tests/data/real today but those built after it; the builder names them
+    (``TEST_PRIOR_SETS``)."""
+    return tuple(
+        p
+        for p in sorted(REAL.glob("citation_*"))
+        if p.is_dir() and p.name != FRESH_TEST.name and p.name not in LATER
+    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():

@@ -77,8 +77,11 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
     # its own id letter: no id of the dev set (g) or the first test split (t) can be mistaken for one
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
     # every set committed before it, and nothing else
-    # (citation_fresh_test was built after it, from another source)
-    later = {PMC_TEST2.data, REPO / "tests" / "data" / "real" / "citation_fresh_test"}
+    # (citation_fresh_test and citation_pmc_test3 were built after it)
+    later = {
+        PMC_TEST2.data,
+        *(REPO / "tests" / "data" / "real" / n for n in ("citation_fresh_test", "citation_pmc_test3")),
+    }
     earlier = {p for p in (REPO / "tests" / "data" / "real").glob("citation_*") if p not in later}
     assert set(test2.prior_sets) == earlier and len(test2.prior_sets) == len(earlier) == 6
     assert b.SHARES[1].prior_sets == (*b.PRIOR_SETS, PMC.data)  # share 1 is built as it was

@@ -35,8 +35,9 @@ tests/data/real/citation_pmc_test2, split ``pmc_test2`` (entry ids ``u...``), bu
 and leaving out every work and string of shares 0 and 1 as well. Share 2 has been scored once
 too, so share 3 is a THIRD held-out test split, tests/data/real/citation_pmc_test3, split
 ``pmc_test3`` (entry ids ``v...``), built the same way and leaving out every work and string of
-every set on main before it (shares 0-2, the four older sets and LinkedBooks' citation_fresh_test):
-to be scored once by the lead, never tuned on. Shares 4 and 5 are unread and stay so. ``--split`` renames the written split (the share's own by default).
+every set on main before it (shares 0-2, the four older sets and LinkedBooks'
+citation_fresh_test): to be scored once by the lead, never tuned on. Shares 4 and 5 are unread
+and stay so. ``--split`` renames the written split (the share's own by default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).

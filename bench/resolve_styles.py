@@ -18,6 +18,9 @@ which no earlier set read; no work or string of any earlier set): scored once by
 set since. citation_fresh_test2 (``fresh_test2``) is LinkedBooks' SECOND, HELD-OUT test split
 (another ninth of the training file's works, no work or string of any earlier set, fresh_test
 included): built and audited with the naive baseline only, to be scored once by the lead.
+citation_pmc_test3 (``pmc_test3``) is the PMC set's THIRD held-out test split (a fourth sixth of
+its DOIs, no work or string of any earlier set), built and audited with the naive baseline only,
+to be scored once by the lead, never tuned on.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -81,6 +84,8 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # work or string of any earlier set), scored once by the lead, a dev set since
 # fresh_test2: citation_fresh_test2, LinkedBooks' second held-out test split (another ninth of the
 # training file's works), to be scored once by the lead; never tuned on
+# pmc_test3: citation_pmc_test3, the PMC set's THIRD held-out test split (share 3; no work or string
+# of any earlier set), to be scored once by the lead; never tuned on
 SPLITS = (
     "dev",
     "test",
@@ -92,6 +97,7 @@ SPLITS = (
     "pmc_test2",
     "fresh_test",
     "fresh_test2",
+    "pmc_test3",
 )
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
@@ -360,10 +366,11 @@ def main(argv: list[str] | None = None) -> int:
         help=(
             "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, holdout for "
             "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, pmc for "
-            "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, or pmc_test2 "
-            "for tests/data/real/citation_pmc_test2 (held out), fresh_test for "
+            "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, pmc_test2 "
+            "for tests/data/real/citation_pmc_test2, fresh_test for "
             "tests/data/real/citation_fresh_test, fresh_test2 for "
-            "tests/data/real/citation_fresh_test2 (held out) "
+            "tests/data/real/citation_fresh_test2 (held out), pmc_test3 for "
+            "tests/data/real/citation_pmc_test3 (held out) "
             "(default: %(default)s)"
         ),
     )

@@ -59,8 +59,9 @@ BUILDER = Builder(
     repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
 )
 REAL = REPO / "tests" / "data" / "real"
-# Sets built after this split (none yet): its rebuild must not depend on them
-LATER_SETS: tuple[str, ...] = ()
+# Sets built after this split (citation_pmc_test3, from another source, beside it): its rebuild must
+# not depend on them
+LATER_SETS: tuple[str, ...] = ("citation_pmc_test3",)
 
 
 def _earlier_sets() -> tuple:

@@ -218,13 +218,14 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_test_share(tmp_path):
 
 
 def test_a_share_never_built_is_refused(tmp_path):
-    """Shares 3-5 stay unread: the builder has no folder or split for them (share 2 is the second
-    test split, tests/test_citation_pmc_test2_set.py)."""
+    """Shares 4 and 5 stay unread: the builder has no folder or split for them (shares 2 and 3 are
+    the second and third test splits, tests/test_citation_pmc_test2_set.py and
+    tests/test_citation_pmc_test3_set.py)."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "3"],
+        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "4"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "--share: invalid choice: 3" in out.stderr
+    assert "--share: invalid choice: 4" in out.stderr

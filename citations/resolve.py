@@ -42,6 +42,7 @@ from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
 from reflong.citations import edition_left_out as el
+from reflong.citations import editor_after as eda
 from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
 from reflong.citations import ocr_author as oa
@@ -530,6 +531,8 @@ class SeedIndex:
                 )
                 if after is None and run.score == 100.0 and seed.n_words >= ci.MIN_WORDS:
                     after = ci.after(ref.words, run_case, ref.bounds, run.last)  # "... in Quellen"
+                if after is None:
+                    after = eda.phrase_after(ref.words, run.last)  # "... a cura di L. Messedaglia"
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:
                 # the field's score decides it (the run exists for unclosed and glued fields).
                 both_closed = before == after == te.BOUNDARY_NOTE

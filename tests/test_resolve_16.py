@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from reflong.citations import editor_after as eda
 from reflong.citations import ocr_author as oa
 from reflong.citations import short_title_first as sf
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
@@ -201,7 +202,45 @@ def test_the_ocr_variant_forms():
     assert oa.variant("rich", ["rick"]) is None  # a surname under 5 letters: no room for a slip
 
 
-# --- 3. the split, scored per style with the naive baseline beside ------------------------------
+# --- 3. an editor phrase right after the title; "AA. VY." ------------------------------------------
+
+EDITOR_AFTER = [
+    (
+        SeedTitle("w00637", "Il catasto e la perequazione", "1936-01-01", "Messedaglia"),
+        "A. MESSEDAGLIA, Il catasto e la perequazione a cura di L. Messedaglia e con Prefazione di G. "
+        "Tassinari, Bologna 1936;",
+        "a cura di",
+    ),
+    (
+        SeedTitle("w00052", "Annales veronenses antiqui", None, None),
+        "Annales veronenses antiqui editi da C. Cipolla (Bullett. 1st. Stor. Ital. n. 29, p. 56)",
+        "editi da",
+    ),
+]
+
+
+@pytest.mark.parametrize(("seed", "raw", "phrase"), EDITOR_AFTER)
+def test_an_editor_phrase_right_after_the_title_closes_its_field(seed, raw, phrase):
+    m = _best([seed], raw)
+    assert (m.seed_id, m.band) == (seed.arxiv_id, "accept"), m.reason
+    assert f"after it the editor phrase '{phrase}'" in m.reason
+
+
+def test_an_editor_phrase_is_read_only_right_after_the_title():
+    words = ["il", "catasto", "e", "la", "perequazione", "a", "cura", "di", "l", "messedaglia"]
+    assert eda.phrase_after(words, 4) == "the editor phrase 'a cura di'"
+    assert eda.phrase_after(words, 3) is None  # "perequazione" follows: the title goes on
+    assert eda.phrase_after(["la", "cura", "di", "venezia"], 0) is None  # "cura" alone is a word
+
+
+def test_aa_vy_is_various_authors_as_ocr_prints_aa_vv():
+    seed = SeedTitle("w00750", "Interpretazioni Veneziane", "1984-01-01", "Rosand")
+    m = _best([seed], "AA. VY., Interpretazioni Veneziane, a cura di David Rosand; Arsenale, Venezia 1984.")
+    assert (m.seed_id, m.band, m.author) == ("w00750", "accept", "match"), m.reason
+    assert "'AA. VV.' (various authors) names nobody" in m.reason
+
+
+# --- 4. the split, scored per style with the naive baseline beside ------------------------------
 
 
 def _bench(folder: str, split: str) -> dict:
@@ -229,9 +268,10 @@ def test_the_footnote_split_gains_recall_at_the_same_precision():
     ours, naive = audited["ours"], audited["naive"]
     for style, figures in ours.items():
         assert figures["precision"] >= 0.995, (style, figures)
-    # resolve-15 (the lead's one run, before 20 more errata): P 0.9985 R 0.9061, fp 2, fn 140.
-    assert (ours["overall"].get("fp", 0), ours["overall"].get("fn", 0)) == (2, 57)
+    # resolve-15 (the lead's one run, before 21 more errata): P 0.9985 R 0.9061, fp 2, fn 140;
+    # on today's labels P 0.9985 R 0.9184 (fp 2, fn 120).
+    assert (ours["overall"].get("fp", 0), ours["overall"].get("fn", 0)) == (1, 53)
     assert ours["overall"]["recall"] >= 0.96
     assert ours["overall"]["recall"] > naive["overall"]["recall"]  # 0.9061 < 0.960 on resolve-15
-    assert ours["title_first"]["recall"] >= 0.94  # 0.789 on resolve-15
+    assert ours["title_first"]["recall"] >= 0.95  # 0.789 on resolve-15
     assert ours["overall"]["precision"] > naive["overall"]["precision"]

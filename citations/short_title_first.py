@@ -168,8 +168,8 @@ def evidence(
     (the caller's author verdict is "unknown"): the rest of the string is read the same way."""
     if ditto:
         idem = IDEM.match(raw)
-        found = idem and _evidence(seed_plain, seed_year, raw[idem.end() :], titled)
-        return found and found.replace(NOTE, NOTE_AFTER_IDEM, 1)
+        found = _evidence(seed_plain, seed_year, raw[idem.end() :], titled) if idem else None
+        return found.replace(NOTE, NOTE_AFTER_IDEM, 1) if found else None
     found = _evidence(seed_plain, seed_year, raw, titled)
     name = NAME_BLOCK.match(raw) if authorless and not found else None
     if name:
@@ -179,6 +179,7 @@ def evidence(
 
 
 def _evidence(seed_plain: str, seed_year: int | None, raw: str, titled: Callable[[str], int]) -> str | None:
+    """``evidence`` on ``raw`` as given (the caller has cut any name block off its start)."""
     found: str | None = None
     others = 0
     for form, rest in fields_at_start(raw):

@@ -44,9 +44,17 @@ _NOT_NAMES_TEXT = "ed eds edd cura hrsg hg id idem ead eadem aa vv et al and und
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 # "Id." / "Idem" / "Ead." / "Eadem": the author of the entry before (not "Ibid.": the same work).
 IDEM = frozenset({"id", "idem", "ead", "eadem"})
-# "AA. VV." / "AA.VV." / "Aa. Vv." / "AA. W." (OCR) / "Autori vari": various authors.
+# "AA. VV." / "AA.VV." / "Aa. Vv." / "AA. W." / "AA. VY." (OCR, resolve-16) / "Autori vari": various authors.
 _VARIOUS = frozenset(
-    {("aa", "vv"), ("aa", "w"), ("aa", "ww"), ("aavv",), ("autori", "vari"), ("various", "authors")}
+    {
+        ("aa", "vv"),
+        ("aa", "w"),
+        ("aa", "ww"),
+        ("aa", "vy"),
+        ("aavv",),
+        ("autori", "vari"),
+        ("various", "authors"),
+    }
 )
 # An editor, translator or author phrase after a title ("a cura di X", "ed. X", "edited by X",
 # "Trans. X", "hrsg. v. X", "by X"): the words after it, to the next field boundary, are names.

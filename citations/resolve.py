@@ -42,10 +42,13 @@ from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
 from reflong.citations import edition_left_out as el
+from reflong.citations import editor_after as eda
 from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
+from reflong.citations import ocr_author as oa
 from reflong.citations import part_numbers as pn
 from reflong.citations import seed_prefix as sp
+from reflong.citations import short_title_first as sf
 from reflong.citations import title_after_names as tan
 from reflong.citations import title_evidence as te
 from reflong.citations import title_heads as th
@@ -57,6 +60,14 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 16 (issue 19, the LinkedBooks footnote split ``citation_fresh_test``'s misses): a short seed
+#    title (up to 3 words) printed as the whole title field at the start of the string, or after
+#    "Id.," naming nobody, one capitalised surname (a seed without an author) or the seed's own first
+#    author alone, with nothing after it but a locator (volumes, "cit.", pages, folios, a year that
+#    is the seed's, a place before a year) and no other seed's title fitting that field, is a
+#    footnote's short form of the seed: accepted, the evidence named (``short_title_first``); a
+#    first author printed one OCR letter off or cut ("Juoie" for Jugie, "Castagne" for Castagnetti)
+#    with the seed title printed word for word is the seed's author (``ocr_author``).
 # 15 (issue 19, the PMC test split's misses after its one run): a venue-like seed title ("In vivo
 #    ...", "Advances in ...", "... conference on ...") printed right after the entry's author list
 #    (closed by a colon, or followed by the year alone) is the entry's own title, not a venue
@@ -146,7 +157,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-15"
+RESOLVER_VERSION = "resolve-16"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -409,6 +420,9 @@ class SeedIndex:
         self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
         # Main titles of seeds with a subtitle, for entries that leave the subtitle out.
         self.heads = th.HeadIndex([sd.info.title for sd in self.seeds], STOPWORDS)
+        # How many seeds carry each folded title: a short title printed first is accepted only
+        # where no other seed's title fits the same field (``short_title_first``).
+        self.titled = Counter(sd.plain for sd in self.seeds)
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -517,6 +531,8 @@ class SeedIndex:
                 )
                 if after is None and run.score == 100.0 and seed.n_words >= ci.MIN_WORDS:
                     after = ci.after(ref.words, run_case, ref.bounds, run.last)  # "... in Quellen"
+                if after is None:
+                    after = eda.phrase_after(ref.words, run.last)  # "... a cura di L. Messedaglia"
                 # A near-verbatim run closed by boundaries on both sides is a field of its own:
                 # the field's score decides it (the run exists for unclosed and glued fields).
                 both_closed = before == after == te.BOUNDARY_NOTE
@@ -710,6 +726,13 @@ class SeedIndex:
         found = self.author_evidence(seed, ref, start)
         author = found.verdict
         notes: list[str] = list(lay.notes) + ([found.note] if found.note else [])
+        if author == "mismatch" and start > 0 and f" {seed.plain} " in f" {ref.plain} ":
+            # The title printed word for word and the seed's surname one OCR letter off ("Juoie" for Jugie):
+            # the same author as the scan printed it (``ocr_author``).
+            printed = oa.variant(seed.author_last, ref.words[:start])
+            if printed:
+                author = "match"
+                notes.append(oa.NOTE.format(printed=printed, seed=seed.author_last))
         if ref.colon_list_end >= 0 and start == ref.colon_list_end + 1:
             notes.append(ca.note(ref.entry.raw))
         ditto_short = None
@@ -728,6 +751,27 @@ class SeedIndex:
             seed.year - 1 <= y <= seed.year + t.late_years  # type: ignore[operator]
             for y in ref.years
         )
+        # A footnote's short form, the title and a locator only (``short_title_first``): read
+        # only where the title alone would not be accepted, so other edges keep their reasons.
+        held = (
+            title_score < t.accept
+            or (lay.short and not (author == "match" and year_agrees))
+            or (author == "unknown" and seed.n_words <= 2)
+        )
+        short_first = None
+        if held and seed.n_words <= 3 and author == "unknown":
+            short_first = sf.evidence(
+                seed.plain,
+                seed.year,
+                ref.entry.raw,
+                self.titled.__getitem__,
+                authorless=not seed.author_phrase,
+                ditto=ref.ditto,
+            )
+        elif held and seed.n_words <= 3 and author == "match" and not ref.ditto:
+            short_first = sf.after_author(
+                seed.plain, seed.year, ref.entry.raw, self.titled.__getitem__, seed.author_last
+            )
         if min(t.variant, t.accept) <= title_score < 100.0:
             # A near title whose difference is a short token extended into another ("UTRAN Iu"
             # for "UTRAN Iub"): another name, not a typo; a person decides.
@@ -754,7 +798,7 @@ class SeedIndex:
                 notes.append(lw.note(changed) + "; first author and year agree")
             elif changed:
                 lay.doubts.append(lw.note(changed))  # "... in soil" for "... in sludge" (``last_word``)
-        if lay.short:
+        if lay.short and not short_first:
             if author == "match" and year_agrees:
                 notes.append("a short title printed verbatim; first author and year agree")
             else:
@@ -809,6 +853,10 @@ class SeedIndex:
                 seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
             )
         score = title_score
+        if short_first:
+            # The whole string is the title verbatim and a locator, however the field parse scored
+            # it ("Törtelnelmi Tár XIII, 700" unpunctuated); a sequel or year below still caps it.
+            score = max(score, t.accept)
         # A seed known by another kind of id (a labelled set, a local source) is not contradicted
         # by an arXiv id: only an arXiv seed can carry "another" one.
         other_id = bool(entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like)
@@ -890,6 +938,8 @@ class SeedIndex:
                 score = min(score, t.accept - 0.01)
             else:
                 score -= 5.0
+        elif short_first:
+            notes.append(short_first)  # ``short_title_first``: the title and a locator, no more
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
             # An entry that prints no author either: a seed without one may still be accepted on
             # its own field and year (``own_field_with_year``); one with a first author waits

@@ -606,7 +606,7 @@ class SeedIndex:
         # The entry's own editors or authors, read from its start ("R. Polacco (a cura di), Title").
         block = ae.own_block_end(ref.words, ref.cased, ref.colons, ref.bounds, first + 2)
         k = block[0] if block and ref.cased else 0  # no title-like field inside the author block
-        if ref.colon_list_end >= 0 and ref.colon_list_end == field_first - 1:
+        if tan.colon_closes_names(ref.colon_list_end, field_first):
             k = field_first  # "Vogel SS, Thaler C, Koushik SV: Fanciful FRET": names (``colon_authors``)
         heads = field_first <= k <= first + 1  # up to the title (an alignment may start a word early)
         k = field_first if heads else min(k, field_first)
@@ -733,7 +733,7 @@ class SeedIndex:
             if printed:
                 author = "match"
                 notes.append(oa.NOTE.format(printed=printed, seed=seed.author_last))
-        if ref.colon_list_end >= 0 and start == ref.colon_list_end + 1:
+        if tan.colon_closes_names(ref.colon_list_end, start):
             notes.append(ca.note(ref.entry.raw))
         ditto_short = None
         if ref.ditto:

@@ -51,12 +51,22 @@ def names_then_year(cased: list[str] | None, bounds: list[bool], field_first: in
     return all(k == "name" for k in kinds[:-1]) and kinds[-1] is not None
 
 
+def colon_closes_names(colon_list_end: int, field_first: int) -> bool:
+    """Whether the colon closing the entry's author list (word ``colon_list_end``,
+    ``colon_authors.list_end``; -1 when there is none) is the word right before the field starting
+    at ``field_first``, so that field follows the names directly ("Vogel SS, Koushik SV: Title").
+
+    Why one place: the resolver's start of the entry's own fields (``resolve``) and
+    ``own_title_field`` ask the same question, and -1 must never match a field at word 0."""
+    return colon_list_end >= 0 and colon_list_end == field_first - 1
+
+
 def own_title_field(
     cased: list[str] | None, bounds: list[bool], colon_list_end: int, field_first: int
 ) -> str | None:
     """The evidence that the field starting at word ``field_first`` is the entry's own title (it
     follows the entry's author list directly), or None."""
-    if colon_list_end >= 0 and colon_list_end == field_first - 1:
+    if colon_closes_names(colon_list_end, field_first):
         return f"{NOTE} (closed by a colon)"
     if names_then_year(cased, bounds, field_first):
         return f"{NOTE} and the year ('{cased[field_first - 1]}')"  # type: ignore[index]

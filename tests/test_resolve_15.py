@@ -25,6 +25,7 @@ from reflong.citations.entry_parse import parse_entry
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
 from reflong.citations.split import SPLITTER_VERSION
 from reflong.citations.title_after_names import NOTE as OWN_TITLE_NOTE
+from reflong.citations.title_after_names import colon_closes_names
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"
@@ -160,6 +161,13 @@ def test_a_year_after_words_that_are_no_names_is_no_author_list():
     )
     assert m.band != "accept", m.reason
     assert OWN_TITLE_NOTE not in m.reason
+
+
+def test_the_colon_closes_the_names_only_right_before_the_field():
+    # "Vogel SS, Thaler C, Koushik SV: Fanciful FRET": the colon ends word 5, the title opens at 6.
+    assert colon_closes_names(5, 6)
+    assert not colon_closes_names(5, 7) and not colon_closes_names(5, 5)
+    assert not colon_closes_names(-1, 0)  # no colon-closed list: never "right before" word 0
 
 
 # --- 2. the colon-closed author list: organisations, glued given names, hundreds of names -------

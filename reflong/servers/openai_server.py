@@ -35,8 +35,11 @@ misses and extras; ``eval score``'s contamination view should then show the drop
 
 Counting, for "no request is sent twice" proofs: ``received`` (every chat request), ``answered``
 (per prompt sha256, responses produced), ``abandoned`` (the client hung up before its answer was
-ready; like vLLM, which aborts a request whose client disconnects). ``pause_after=N`` holds every
-answer after the N-th until ``resume()``, so a test can kill a client at a known point.
+ready; like vLLM, which aborts a request whose client disconnects), ``waiting`` (requests held
+right now). ``pause_after=N`` holds every answer after the N-th until ``resume()``, so a test can
+kill a client at a known point: when ``waiting`` equals the client's concurrency, every request it
+has out is held and none is on its way back. A client that died before ``resume()`` is never
+answered after it (``_wait_turn``).
 
 Reasoning mode (``reasoning="hidden"|"field"|"tags"``, ``--reasoning``): the same answers, taken
 the way OpenAI's reasoning models take requests (400 on ``temperature``/``top_p``/``max_tokens``,
@@ -382,6 +385,7 @@ class OpenAIServer(BackgroundServer):
         self.received = 0
         self.answered: Counter[str] = Counter()
         self.abandoned = 0
+        self.waiting = 0  # requests held right now (delay or pause_after), not yet answered
         self._lock = threading.Lock()
         self._open = threading.Event()
         self._open.set()
@@ -415,19 +419,32 @@ class OpenAIServer(BackgroundServer):
         """Hold the answer while paused or during ``delay``; give up if the client hangs up.
 
         The answer is counted in the same locked step that decides to give it, so ``pause_after``
-        is exact under concurrency."""
+        is exact under concurrency. That step also looks at the client once more: ``resume()``
+        takes the same lock, so a request whose client died before ``resume()`` is abandoned,
+        never answered. With only the check at the top of the loop, a thread descheduled between
+        that check and the lock (a loaded machine) answered a killed client after ``resume()``,
+        and a rerun asking the same prompt was counted as answered twice."""
         deadline = time.monotonic() + self.delay
-        while True:
-            if _client_gone(conn):
-                with self._lock:
-                    self.abandoned += 1
-                return False
-            if time.monotonic() >= deadline:
-                with self._lock:
-                    if self.pause_after is None or sum(self.answered.values()) < self.pause_after:
-                        self.answered[sha] += 1
-                        return True
-            time.sleep(0.005)
+        with self._lock:
+            self.waiting += 1
+        try:
+            while True:
+                if _client_gone(conn):  # noticed while held: stop holding at once
+                    with self._lock:
+                        self.abandoned += 1
+                    return False
+                if time.monotonic() >= deadline:
+                    with self._lock:
+                        if self.pause_after is None or sum(self.answered.values()) < self.pause_after:
+                            if _client_gone(conn):
+                                self.abandoned += 1
+                                return False
+                            self.answered[sha] += 1
+                            return True
+                time.sleep(0.005)
+        finally:
+            with self._lock:
+                self.waiting -= 1
 
     def resume(self) -> None:
         """Stop holding answers (``pause_after``)."""

@@ -10,17 +10,12 @@ naive baseline only, scored once with our resolver while held out (fresh with re
 resolve-11, PLOS resolve-12, PMC resolve-13), and is a dev set since its misses were read (see
 their SOURCES.md). citation_pmc_test (``pmc_test``) is the PMC set's first test split (another
 sixth of the same file's DOIs, no work shared with ``pmc``): scored once by the lead, its misses
-read since. citation_pmc_test2 (``pmc_test2``) is its SECOND, HELD-OUT test split (a third sixth,
-no work or string of any earlier set): built and audited with the naive baseline only, to be
-scored once with our resolver by the lead, and never tuned on. citation_fresh_test
-(``fresh_test``) is LinkedBooks' HELD-OUT test split (a ninth of the works of its training file,
-which no earlier set read; no work or string of any earlier set): scored once by the lead, a dev
-set since. citation_fresh_test2 (``fresh_test2``) is LinkedBooks' SECOND, HELD-OUT test split
-(another ninth of the training file's works, no work or string of any earlier set, fresh_test
-included): built and audited with the naive baseline only, to be scored once by the lead.
-citation_pmc_test3 (``pmc_test3``) is the PMC set's THIRD held-out test split (a fourth sixth of
-its DOIs, no work or string of any earlier set), built and audited with the naive baseline only,
-to be scored once by the lead, never tuned on.
+read since. The later test splits, each built and audited with the naive baseline only, leaving out
+every work and string of every earlier set, and scored once by the lead (a dev set after it):
+citation_pmc_test2 (``pmc_test2``, a third sixth of the PMC file, resolve-15), citation_fresh_test
+(``fresh_test``, a ninth of the works of LinkedBooks' training file, resolve-15),
+citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16) and citation_pmc_test3
+(``pmc_test3``, a fourth sixth, resolve-16).
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -78,14 +73,9 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # fresh: tests/data/real/citation_fresh (dev since resolve-11); holdout: citation_holdout (held out);
 # plos: citation_plos (scored once with resolve-12, a dev set since); pmc: citation_pmc (scored once with resolve-13, a dev set since)
 # pmc_test: citation_pmc_test, the PMC set's first test split (scored once by the lead, read since)
-# pmc_test2: citation_pmc_test2, the PMC set's second, held-out test split (scored once by the lead;
-# never tuned on)
-# fresh_test: citation_fresh_test, LinkedBooks' held-out test split (its unread training file; no
-# work or string of any earlier set), scored once by the lead, a dev set since
-# fresh_test2: citation_fresh_test2, LinkedBooks' second held-out test split (another ninth of the
-# training file's works), to be scored once by the lead; never tuned on
-# pmc_test3: citation_pmc_test3, the PMC set's THIRD held-out test split (share 3; no work or string
-# of any earlier set), to be scored once by the lead; never tuned on
+# pmc_test2, pmc_test3: citation_pmc_test2/3, the PMC set's second and third test splits
+# fresh_test, fresh_test2: citation_fresh_test/2, LinkedBooks' test splits (its training file)
+# (each scored once by the lead, a dev set since)
 SPLITS = (
     "dev",
     "test",
@@ -369,8 +359,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, pmc_test2 "
             "for tests/data/real/citation_pmc_test2, fresh_test for "
             "tests/data/real/citation_fresh_test, fresh_test2 for "
-            "tests/data/real/citation_fresh_test2 (held out), pmc_test3 for "
-            "tests/data/real/citation_pmc_test3 (held out) "
+            "tests/data/real/citation_fresh_test2, pmc_test3 for "
+            "tests/data/real/citation_pmc_test3 "
             "(default: %(default)s)"
         ),
     )

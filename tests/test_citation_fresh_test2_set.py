@@ -1,4 +1,4 @@
-"""LinkedBooks' SECOND held-out TEST split (tests/data/real/citation_fresh_test2, ``fresh_test2``).
+"""LinkedBooks' SECOND TEST split (tests/data/real/citation_fresh_test2, ``fresh_test2``).
 
 Built by ``bench/build_citation_fresh.py --part test2`` after the first test split (fresh_test)
 was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
@@ -7,7 +7,7 @@ fresh_test included, and every work printed two ways across the two samples. The
 it holds (counts per style as its SOURCES.md reports them, every gold a cited seed, the audit:
 rules plus hand errata, each with a reason), that it shares no work key, work or string with the
 earlier sets, that the naive baseline alone scores it (our resolver is never run on it here: it
-is to be scored once by the lead), and, when the snapshot is on this machine, that the builder
+was scored once by the lead, resolve-16, and is a dev set since), and, when the snapshot is on this machine, that the builder
 gives the committed bytes again for this split and for ``fresh_test`` and ``fresh``.
 """
 
@@ -79,7 +79,8 @@ def test_the_split_holds_the_counts_its_sources_file_reports():
     assert_ids_and_order(FRESH_TEST2)
     assert_multi_cited(FRESH_TEST2, 108)
     text = assert_sources_table(FRESH_TEST2)
-    assert "To be scored ONCE with our resolver by the lead; do not tune on it." in text
+    assert "scored once with our resolver by the lead (resolve-16" in text
+    assert "from resolve-17 on it is a dev set" in text
     assert "--splits fresh_test2 --corpus /nonexistent" in text
     assert_gzip_header_fixed(FRESH_TEST2)
 

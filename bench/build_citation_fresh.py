@@ -4,6 +4,7 @@
 
     python bench/build_citation_fresh.py --linkedbooks DIR --part test   # the fresh_test split
     python bench/build_citation_fresh.py --linkedbooks DIR --part test2  # the fresh_test2 split
+    python bench/build_citation_fresh.py --linkedbooks DIR --part test3  # the fresh_test3 split
 
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
@@ -22,7 +23,11 @@ commit (``TRAIN_TAR_COMMIT``), checked to be the very blob the pinned commit nam
 dev set: the works of the training file in another residue of the same salted hash (so no work key
 of ``fresh_test``), leaving out every work and string of every set built before it, fresh_test
 included, and every work that ``merge_works`` would merge with a work of fresh_test's sample (one
-work printed two ways, with two work keys, one in each sample).
+work printed two ways, with two work keys, one in each sample). ``test3`` is a THIRD test split,
+tests/data/real/citation_fresh_test3, split ``fresh_test3`` (entry ids ``n...``), made after
+``fresh_test2`` had been scored once and become a dev set: residue 2 of the same hash, leaving out
+every work and string of every set built before it (fresh_test2 and pmc_test3 included) and every
+work ``merge_works`` would merge with a work of the residue 0 or residue 1 samples.
 
 Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
 test split has been looked at more than once, so its figures are no longer a held-out measure.
@@ -118,6 +123,10 @@ PARTS = {
     # made after fresh_test was scored once and became a dev set: the next residue of the hash
     "test2": Part(
         REAL / "citation_fresh_test2", "fresh_test2", "m", (TRAIN_PATH,), True, residue=1, merge_with=(0,)
+    ),
+    # made after fresh_test2 was scored once and became a dev set: the residue after it
+    "test3": Part(
+        REAL / "citation_fresh_test3", "fresh_test3", "n", (TRAIN_PATH,), True, residue=2, merge_with=(0, 1)
     ),
 }
 
@@ -567,14 +576,22 @@ def prior_raws(sets: tuple[Path, ...]) -> set[str]:
 TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
 
 
+# The fresh_test3 split leaves out every set on the branch it was made from: fresh_test2's and
+# the two built beside it that day (fresh_test2 itself, scored once, and pmc_test3).
+TEST3_PRIOR_SETS = (*TEST2_PRIOR_SETS, REAL / "citation_fresh_test2", REAL / "citation_pmc_test3")
+
+
 def prior_sets_of(part: Part) -> tuple[Path, ...]:
     """The sets a sampled part leaves out (every set built before it, named, not globbed)."""
-    return TEST2_PRIOR_SETS if part.split == PARTS["test2"].split else TEST_PRIOR_SETS
+    return {
+        PARTS["test2"].split: TEST2_PRIOR_SETS,
+        PARTS["test3"].split: TEST3_PRIOR_SETS,
+    }.get(part.split, TEST_PRIOR_SETS)
 
 
 def share_of(title: str) -> int:
     """The residue of a work's salted hash (by its work key, so all its strings together):
-    ``fresh_test`` is residue 0, ``fresh_test2`` residue 1."""
+    ``fresh_test`` is residue 0, ``fresh_test2`` residue 1, ``fresh_test3`` residue 2."""
     return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE
 
 
@@ -690,7 +707,9 @@ def main(argv: list[str] | None = None) -> int:
             "(read and tuned on since resolve-11); test: the fresh_test split, one work in "
             f"{TEST_SHARE} of the training file, tests/data/real/citation_fresh_test (scored once, a "
             "dev set since); test2: the fresh_test2 split, another ninth of the training file's "
-            "works, tests/data/real/citation_fresh_test2 (to be scored once), each leaving out every "
+            "works, tests/data/real/citation_fresh_test2 (scored once, a dev set since); test3: the "
+            "fresh_test3 split, a third ninth, tests/data/real/citation_fresh_test3 (to be scored "
+            "once), each leaving out every "
             "work and string of the citation_* sets built before it (default: %(default)s)"
         ),
     )

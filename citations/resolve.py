@@ -37,6 +37,7 @@ from itertools import accumulate, chain, pairwise
 from rapidfuzz import fuzz
 
 from reflong.citations import author_evidence as ae
+from reflong.citations import chapter_seed as cs
 from reflong.citations import colon_authors as ca
 from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
@@ -157,7 +158,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-16"
+RESOLVER_VERSION = "resolve-17"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -989,6 +990,11 @@ class SeedIndex:
             )
             if part:
                 lay.doubts.append(part)
+            # A chapter seed ("Il Settecento, in La Repubblica ...") whose own title the entry
+            # does not print: the entry cites the volume (``chapter_seed``, resolve-17).
+            chapter = cs.container_only_doubt(seed.info.title, ref.plain)
+            if chapter:
+                lay.doubts.append(chapter)
         # Container doubts are read only for an edge that could be accepted (they only ever hold
         # one back), which keeps the layout reading off the hot path.
         # A printed year near the seed's: a preprint's window for an arXiv seed, the printing's

@@ -56,7 +56,7 @@ def _best(seeds: list[SeedTitle], raw: str):
 
 
 def test_the_version_is_resolve_16_and_the_parser_unchanged():
-    assert RESOLVER_VERSION == "resolve-16"
+    assert RESOLVER_VERSION == "resolve-17"
     assert SPLITTER_VERSION == "split-7"  # entry_parse is untouched: no re-parse of stored lists
 
 

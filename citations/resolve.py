@@ -36,6 +36,7 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import author_before_title as abt
 from reflong.citations import author_evidence as ae
 from reflong.citations import chapter_seed as cs
 from reflong.citations import colon_authors as ca
@@ -48,6 +49,7 @@ from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
 from reflong.citations import ocr_author as oa
 from reflong.citations import part_numbers as pn
+from reflong.citations import prose_remark as pr
 from reflong.citations import seed_prefix as sp
 from reflong.citations import short_title_first as sf
 from reflong.citations import title_after_names as tan
@@ -627,7 +629,8 @@ class SeedIndex:
             if inst and inst[0] > k:
                 k = inst[0]
                 held.append(f"an institution printed as the author ('{inst[1]}')")
-        earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
+        # A field opening lower-case is the footnote's remark, not a title (``prose_remark``).
+        earlier = pr.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
@@ -854,6 +857,15 @@ class SeedIndex:
                 seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
             )
         score = title_score
+        if score < t.accept and author != "mismatch" and not ref.ditto:
+            # The whole seed title right after its first author's name, the seed's year printed
+            # ("C. Tentori nel suo Della legislazione ..., 1792": ``author_before_title``).
+            named = abt.evidence(
+                seed.plain, seed.author_last, seed.year, ref.words, ref.bounds, ref.cased, ref.years
+            )
+            if named:
+                notes.append(named)
+                author, score = "match", t.accept
         if short_first:
             # The whole string is the title verbatim and a locator, however the field parse scored
             # it ("Törtelnelmi Tár XIII, 700" unpunctuated); a sequel or year below still caps it.

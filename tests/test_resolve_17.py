@@ -4,12 +4,18 @@ Each case is a real reference string of tests/data/real/citation_fresh_test2 (hu
 footnotes, OCR) with its real seeds from the same split. A seed that is a chapter ("Il Settecento,
 in La Repubblica di Venezia ...") is not the volume it appeared in: an entry printing only the
 volume's title goes to review with that sentence, while the entries that print the chapter's own
-title are still accepted.
+title are still accepted. A footnote's own remark opening lower-case ("la mia memoria", "preface
+to PIETRO BEMBO") is no title of the entry's own, so it does not hold an authorless seed back. A
+seed title printed word for word right after its first author's name ("C. Tentori nel suo Della
+legislazione ...") with the seed's year printed is accepted, naming that evidence.
 """
 
 from __future__ import annotations
 
+from reflong.citations import author_before_title as abt
 from reflong.citations import chapter_seed as cs
+from reflong.citations import prose_remark as pr
+from reflong.citations.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of the split (seeds.fresh_test2.jsonl): id, title, date, first author.
@@ -89,3 +95,93 @@ def test_the_chapter_itself_is_still_accepted():
         best = _resolve(raw)[0]
         assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
         assert "the seed is a chapter" not in best.reason
+
+
+# Real seeds without a first author, and the footnotes that cite them (m00488, m00787, m01132).
+ORDINAMENTO = SeedTitle("w01203", "L'ordinamento del territorio trevigiano nei secoli XII-XIV", None, None)
+NEUTRALITA = SeedTitle(
+    "w00949", "La neutralità di Venezia sul ‘principio della guerra per la success, di Spagna", None, None
+)
+REMARKS = [
+    (
+        "(la sottolineatura è mia). GNETTI, L'ordinamento del territorio trevigiano nei secoli XII-XIV, in "
+        "Tomaso da Modena e il suo tempo. Atti del Conve-gno internazionale di Studi, Treviso 31 agosto-3 "
+        "settembre 1979, Treviso. 1980, pp. 79-86.",
+        ORDINAMENTO,
+    ),
+    (
+        "la mia memoria, La neutralità di Venezia sul ‘principio della guerra per la success, di Spagna, nel "
+        "volume miscellaneo, Studi stor. in onore di C. Manfroni, Padova, Draghi, 1925, p. 233-253.",
+        NEUTRALITA,
+    ),
+]
+
+
+def test_a_lower_case_field_is_a_remark_and_a_name_particle_is_not():
+    assert pr.is_remark(["la", "mia", "memoria"])
+    assert pr.is_remark(["preface", "to", "PIETRO", "BEMBO"])
+    assert not pr.is_remark(["de", "Vergottini"])
+    assert not pr.is_remark(["Tomaso", "da", "Modena", "e", "il", "suo", "tempo"])
+
+
+def test_a_footnote_remark_does_not_hold_an_authorless_seed_back():
+    for raw, seed in REMARKS:
+        best = SeedIndex([seed, *SEEDS], Thresholds()).resolve(raw)[0]
+        assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
+        assert "another title-like field comes first" not in best.reason
+
+
+def test_a_title_field_of_the_entry_s_own_still_holds_it_back():
+    # A capitalised title before the seed's (a chapter, then the volume): unchanged.
+    raw = "Il dominio veneziano, L'ordinamento del territorio trevigiano nei secoli XII-XIV, Treviso 1980."
+    best = SeedIndex([ORDINAMENTO, *SEEDS], Thresholds()).resolve(raw)[0]
+    assert best.band != "accept"
+    assert "another title-like field comes first" in best.reason
+
+
+# Real seeds with a first author and a year (m00238, m00397, m00854).
+TENTORI = SeedTitle(
+    "w00354", "Della legislazione veneziana sulla preservazione della laguna", "1792-01-01", "Tentori"
+)
+GIUSTINIANI = SeedTitle("w01712", "Trat-tati lettere e frammenti", "1961-01-01", "Giustiniani")
+CARRANO = SeedTitle("w00349", "Della dife-sa di Venezia negli anni 1848-1849", "1850-01-01", "Francesco")
+NAMED = [
+    (
+        "C. Tentori nel suo Della legislazione veneziana sulla preservazione della laguna, Venezia, 1792, pp. 113-14,",
+        TENTORI,
+        "('tentori nel suo'), the seed's year 1792 printed",
+    ),
+    ("B. Paolo Giustiniani: Trat-tati lettere e frammenti, Roma 1961;", GIUSTINIANI, "('giustiniani')"),
+    (
+        "Carrano Francesco: Della dife-sa di Venezia negli anni 1848-1849 Genova, 1850.",
+        CARRANO,
+        "('francesco')",
+    ),
+]
+
+
+def test_the_title_right_after_its_first_author_with_the_year_is_accepted():
+    for raw, seed, said in NAMED:
+        best = SeedIndex([TENTORI, GIUSTINIANI, CARRANO, *SEEDS], Thresholds()).resolve(raw)[0]
+        assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
+        assert "the seed title printed word for word right after its first author" in best.reason
+        assert said in best.reason
+
+
+def test_without_the_year_or_the_author_the_field_decides():
+    raw, seed, _ = NAMED[0]
+    for changed in (raw.replace("1792", "1795"), raw.replace("Tentori", "Temanza")):
+        best = SeedIndex([seed, *SEEDS], Thresholds()).resolve(changed)[0]
+        assert best.band != "accept", (changed, best.reason)
+    # A longer title that merely starts with the seed's: the run is not closed.
+    longer = (
+        "C. Tentori nel suo Della legislazione veneziana sulla preservazione della laguna e dei fiumi, 1792"
+    )
+    words, bounds = words_with_boundaries(longer)
+    cased = cased_words(longer, words)
+    assert cased is not None
+    assert abt.evidence(seed.title.lower(), "tentori", 1792, words, bounds, cased[0], [1792]) is None
+    words, bounds = words_with_boundaries(raw)
+    assert abt.evidence(
+        seed.title.lower(), "tentori", 1792, words, bounds, cased_words(raw, words)[0], [1792]
+    )

@@ -185,3 +185,35 @@ def test_without_the_year_or_the_author_the_field_decides():
     assert abt.evidence(
         seed.title.lower(), "tentori", 1792, words, bounds, cased_words(raw, words)[0], [1792]
     )
+
+
+# Real seeds of tests/data/real/citation_pmc_test3 (no first author in the seed list) and the
+# BMC-style entries that cite them (v02029, v02588): the colon closes a list whose names print a
+# capitalised particle ("De la Fe T") or a particle glued to the surname ("deDombal FT").
+MTDNA = SeedTitle("w02315", "The making of the African mtDNA landscape", "2002-01-01", None)
+TRISS = SeedTitle("w02290", "The hit and miss of ISS and TRISS", "1993-01-01", None)
+COLON_LISTS = [
+    (
+        "Salas A, Richards M, De la Fe T, Lareu MV, Sobrino B, Sanchez-Diz P, Macaulay V, Carracedo A: "
+        "The making of the African mtDNA landscape. Am J Hum Genet 2002, 71:1082-1111.",
+        MTDNA,
+        "'Carracedo A:'",
+    ),
+    (
+        "Zoltie N, deDombal FT: The hit and miss of ISS and TRISS. BMJ 1993, 307:906-909.",
+        TRISS,
+        "'deDombal FT:'",
+    ),
+]
+
+
+def test_particles_in_either_case_and_glued_close_a_colon_list():
+    from reflong.citations import colon_authors as ca
+
+    assert ca.segment_kind(["De", "la", "Fe", "T"]) == "name"
+    assert ca.segment_kind(["deDombal", "FT"]) == "name"
+    assert ca.segment_kind(["van", "SM"]) is None  # a particle alone names nobody
+    for raw, seed, said in COLON_LISTS:
+        best = SeedIndex([MTDNA, TRISS, *SEEDS], Thresholds()).resolve(raw)[0]
+        assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
+        assert said in best.reason

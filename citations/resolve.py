@@ -63,6 +63,15 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 17 (issue 19, LinkedBooks' second test split ``citation_fresh_test2``'s misses and false accepts
+#    after its one run, and pmc_test3's): a chapter seed ("Il Settecento, in La Repubblica ...")
+#    whose own title the entry does not print is held from accept, the entry cites the volume
+#    (``chapter_seed``); a field opening lower-case ("la mia memoria", "preface to PIETRO BEMBO")
+#    is the footnote's remark, no title of the entry's own holding an authorless seed back
+#    (``prose_remark``); the whole seed title (4+ words, closed) right after its first author's
+#    surname, or after up to two lower-case words ("Tentori nel suo"), with the seed's year
+#    printed, is accepted (``author_before_title``); a colon-closed author list's names may open
+#    with a capitalised particle ("De la Fe T") or print one glued ("deDombal FT") (``colon_authors``).
 # 16 (issue 19, the LinkedBooks footnote split ``citation_fresh_test``'s misses): a short seed
 #    title (up to 3 words) printed as the whole title field at the start of the string, or after
 #    "Id.," naming nobody, one capitalised surname (a seed without an author) or the seed's own first

@@ -17,6 +17,7 @@ from reflong.citations import chapter_seed as cs
 from reflong.citations import prose_remark as pr
 from reflong.citations.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.split import SPLITTER_VERSION
 
 # Real seeds of the split (seeds.fresh_test2.jsonl): id, title, date, first author.
 SETTECENTO = SeedTitle(
@@ -68,8 +69,9 @@ def _resolve(raw: str):
     return SeedIndex(SEEDS, Thresholds()).resolve(raw)
 
 
-def test_the_version_is_resolve_17():
+def test_the_version_is_resolve_17_and_the_parser_split_8():
     assert RESOLVER_VERSION == "resolve-17"
+    assert SPLITTER_VERSION == "split-8"  # colon_authors, read by entry_parse too, reads more lists
 
 
 def test_a_chapter_seed_is_split_at_its_in():
@@ -166,6 +168,36 @@ def test_the_title_right_after_its_first_author_with_the_year_is_accepted():
         assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
         assert "the seed title printed word for word right after its first author" in best.reason
         assert said in best.reason
+
+
+# Real seeds without a year (m00643, m01143): a title of six words or more stands in for it.
+TUBERO = SeedTitle("w00400", "De Turearum origine, moribus et rebus gestis commentarius", None, "Tuberonis")
+GIUSTINIANI_HISTORIA = SeedTitle(
+    "w00043", "Aloysii F. Rerum Venetarum ab orbe condita historia", None, "Veneti"
+)
+
+
+def test_a_seed_without_a_year_needs_a_long_title_right_after_its_author():
+    seeds = [TUBERO, GIUSTINIANI_HISTORIA, *SEEDS]
+    for raw, seed, said in (
+        (
+            "Ludovici Tuberonis De Turearum origine, moribus et rebus gestis commentarius, Florentiae 1590;",
+            TUBERO,
+            "('tuberonis'), the seed has no year to check",
+        ),
+        (
+            "Petri Iustinianipatritii Veneti Aloysii F. Rerum Venetarum ab orbe condita historia, Veneriis, "
+            "apud Cominum de Tridino Montisferrati, 1560.",
+            GIUSTINIANI_HISTORIA,
+            "('veneti'), the seed has no year to check",
+        ),
+    ):
+        best = SeedIndex(seeds, Thresholds()).resolve(raw)[0]
+        assert (best.seed_id, best.band) == (seed.arxiv_id, "accept"), best.reason
+        assert said in best.reason
+    # Five words and no year: not enough.
+    words, bounds = words_with_boundaries("Rossi, Storia della laguna di Venezia, 1850")
+    assert abt.evidence("storia della laguna di venezia", "rossi", None, words, bounds, None, [1850]) is None
 
 
 def test_without_the_year_or_the_author_the_field_decides():

@@ -29,15 +29,20 @@ def is_remark(field: list[str]) -> bool:
     return alpha[0].lower() not in _PARTICLES or alpha[1][0].islower()
 
 
-def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first: int) -> str | None:
-    """``title_evidence.earlier_title_field`` with the footnote's remarks left out."""
+def earlier_title_field(
+    cased: list[str] | None, bounds: list[bool], field_first: int, at_start: bool
+) -> str | None:
+    """``title_evidence.earlier_title_field`` with the footnote's remark left out: only the
+    entry's FIRST field (``at_start``: ``cased`` begins where the entry begins), since a lower-case
+    field after the names is, in styles that lower-case titles ("F. Huang. glam: efficient
+    open-domain question answering. In ..."), the entry's own title (bench/resolve.py's world)."""
     if cased is None:
         return None
     start = 0
     for i in range(field_first):
         if bounds[i]:
             field = cased[start : i + 1]
-            if not is_remark(field):
+            if not (at_start and start == 0 and is_remark(field)):
                 found = te.earlier_title_field(field, bounds[start : i + 1], len(field))
                 if found:
                     return found

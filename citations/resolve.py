@@ -66,8 +66,8 @@ from reflong.common.dois import split_dois
 # 17 (issue 19, LinkedBooks' second test split ``citation_fresh_test2``'s misses and false accepts
 #    after its one run, and pmc_test3's): a chapter seed ("Il Settecento, in La Repubblica ...")
 #    whose own title the entry does not print is held from accept, the entry cites the volume
-#    (``chapter_seed``); a field opening lower-case ("la mia memoria", "preface to PIETRO BEMBO")
-#    is the footnote's remark, no title of the entry's own holding an authorless seed back
+#    (``chapter_seed``); the entry's first field opening lower-case ("la mia memoria,") is the
+#    footnote's remark, no title of the entry's own holding an authorless seed back
 #    (``prose_remark``); the whole seed title (4+ words, closed) right after its first author's
 #    surname, or after up to two lower-case words ("Tentori nel suo"), with the seed's year
 #    printed, is accepted (``author_before_title``); a colon-closed author list's names may open
@@ -639,7 +639,9 @@ class SeedIndex:
                 k = inst[0]
                 held.append(f"an institution printed as the author ('{inst[1]}')")
         # A field opening lower-case is the footnote's remark, not a title (``prose_remark``).
-        earlier = pr.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
+        earlier = pr.earlier_title_field(
+            ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k, at_start=k == 0
+        )
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering

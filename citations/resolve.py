@@ -70,7 +70,7 @@ from reflong.common.dois import split_dois
 #    footnote's remark, no title of the entry's own holding an authorless seed back
 #    (``prose_remark``); the whole seed title (4+ words, closed) right after its first author's
 #    surname, or after up to two lower-case words ("Tentori nel suo"), with the seed's year
-#    printed, is accepted (``author_before_title``); a colon-closed author list's names may open
+#    printed (a seed without a year: 6+ words), is accepted (``author_before_title``); a colon-closed author list's names may open
 #    with a capitalised particle ("De la Fe T") or print one glued ("deDombal FT") (``colon_authors``).
 # 16 (issue 19, the LinkedBooks footnote split ``citation_fresh_test``'s misses): a short seed
 #    title (up to 3 words) printed as the whole title field at the start of the string, or after

@@ -52,8 +52,15 @@ MAX_NAME_WORDS = 4  # "van der Vies", "Ruiz van Haperen": particles and a double
 MIN_NAMES = 2
 
 
+# A particle glued to its surname ("deDombal FT", PMC pmc_test3 v02588; resolve-17).
+_GLUED_PARTICLE = re.compile(r"^(?:de|di|da|du|van|von|le|la|del|della)[A-Z][a-z]+$")
+
+
 def _surname_word(token: str) -> bool:
-    """A capitalised surname word as printed ("Hamza", "McCallister", "AlArrayed"), not initials."""
+    """A capitalised surname word as printed ("Hamza", "McCallister", "AlArrayed", and a particle
+    glued to it: "deDombal"), not initials."""
+    if _GLUED_PARTICLE.match(token):
+        return True
     return len(token) >= 2 and token.isalpha() and token[0].isupper() and not token.isupper()
 
 
@@ -77,7 +84,8 @@ def segment_kind(tokens: list[str]) -> str | None:
     if len(body) < 2 or not (_INITIALS.match(body[-1]) or _GLUED_GIVEN.match(body[-1])):
         return None
     names = body[:-1]
-    while names and names[0] in _PARTICLES:
+    # Particles open a name in either case ("van der Vies SM", "De la Fe T": v02029, resolve-17).
+    while len(names) > 1 and names[0].lower() in _PARTICLES:
         names = names[1:]
     if not names or len(body) - 1 > MAX_NAME_WORDS or not all(_surname_word(t) for t in names):
         return None

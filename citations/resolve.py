@@ -36,7 +36,9 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import author_before_title as abt
 from reflong.citations import author_evidence as ae
+from reflong.citations import chapter_seed as cs
 from reflong.citations import colon_authors as ca
 from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
@@ -47,6 +49,7 @@ from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
 from reflong.citations import ocr_author as oa
 from reflong.citations import part_numbers as pn
+from reflong.citations import prose_remark as pr
 from reflong.citations import seed_prefix as sp
 from reflong.citations import short_title_first as sf
 from reflong.citations import title_after_names as tan
@@ -60,6 +63,15 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 17 (issue 19, LinkedBooks' second test split ``citation_fresh_test2``'s misses and false accepts
+#    after its one run, and pmc_test3's): a chapter seed ("Il Settecento, in La Repubblica ...")
+#    whose own title the entry does not print is held from accept, the entry cites the volume
+#    (``chapter_seed``); the entry's first field opening lower-case ("la mia memoria,") is the
+#    footnote's remark, no title of the entry's own holding an authorless seed back
+#    (``prose_remark``); the whole seed title (4+ words, closed) right after its first author's
+#    surname, or after up to two lower-case words ("Tentori nel suo"), with the seed's year
+#    printed (a seed without a year: 6+ words), is accepted (``author_before_title``); a colon-closed author list's names may open
+#    with a capitalised particle ("De la Fe T") or print one glued ("deDombal FT") (``colon_authors``).
 # 16 (issue 19, the LinkedBooks footnote split ``citation_fresh_test``'s misses): a short seed
 #    title (up to 3 words) printed as the whole title field at the start of the string, or after
 #    "Id.," naming nobody, one capitalised surname (a seed without an author) or the seed's own first
@@ -157,7 +169,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-16"
+RESOLVER_VERSION = "resolve-17"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -626,7 +638,10 @@ class SeedIndex:
             if inst and inst[0] > k:
                 k = inst[0]
                 held.append(f"an institution printed as the author ('{inst[1]}')")
-        earlier = te.earlier_title_field(ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k)
+        # A field opening lower-case is the footnote's remark, not a title (``prose_remark``).
+        earlier = pr.earlier_title_field(
+            ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k, at_start=k == 0
+        )
         if earlier:
             return [f"{why} and {earlier}"]
         lead = 1 if ref.words and ref.words[0].isdigit() else 0  # "[12]" numbering
@@ -853,6 +868,15 @@ class SeedIndex:
                 seed.info.arxiv_id, method, 100.0, "accept", round(title_score, 2), author, f"{method} match"
             )
         score = title_score
+        if score < t.accept and author != "mismatch" and not ref.ditto:
+            # The whole seed title right after its first author's name, the seed's year printed
+            # ("C. Tentori nel suo Della legislazione ..., 1792": ``author_before_title``).
+            named = abt.evidence(
+                seed.plain, seed.author_last, seed.year, ref.words, ref.bounds, ref.cased, ref.years
+            )
+            if named:
+                notes.append(named)
+                author, score = "match", t.accept
         if short_first:
             # The whole string is the title verbatim and a locator, however the field parse scored
             # it ("Törtelnelmi Tár XIII, 700" unpunctuated); a sequel or year below still caps it.
@@ -989,6 +1013,11 @@ class SeedIndex:
             )
             if part:
                 lay.doubts.append(part)
+            # A chapter seed ("Il Settecento, in La Repubblica ...") whose own title the entry
+            # does not print: the entry cites the volume (``chapter_seed``, resolve-17).
+            chapter = cs.container_only_doubt(seed.info.title, ref.plain)
+            if chapter:
+                lay.doubts.append(chapter)
         # Container doubts are read only for an edge that could be accepted (they only ever hold
         # one back), which keeps the layout reading off the hot path.
         # A printed year near the seed's: a preprint's window for an arXiv seed, the printing's

@@ -34,8 +34,9 @@ from reflong.citations.ditto import is_ditto
 # 3: sampled numbered lists; 4: long entries keep their tail; 5: ditto dashes; 6: the entry parser reads an
 # author list closed by a colon (BMC, resolve-14), so stores cited before re-parse their built-in lists
 # 7: that list may close with an organisation, print initials glued to a given name, or run to hundreds
-# of names (resolve-15)
-SPLITTER_VERSION = "split-7"
+# of names (resolve-15); 8: its names may open with a capitalised particle ("De la Fe T") or print one
+# glued to the surname ("deDombal FT") (resolve-17)
+SPLITTER_VERSION = "split-8"
 MAX_ENTRY_CHARS = 4000  # a longer "entry" is a run-on of several, or a huge author list; it is cut
 _KEEP_HEAD = 600  # of a cut entry: its first authors ...
 _CUT_MARK = " [...] "  # ... and, after this mark, its tail: title, venue, ids come after the authors

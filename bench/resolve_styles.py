@@ -14,9 +14,9 @@ read since. The later test splits, each built and audited with the naive baselin
 every work and string of every earlier set, and scored once by the lead (a dev set after it):
 citation_pmc_test2 (``pmc_test2``, a third sixth of the PMC file, resolve-15), citation_fresh_test
 (``fresh_test``, a ninth of the works of LinkedBooks' training file, resolve-15),
-citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16) and citation_pmc_test3
-(``pmc_test3``, a fourth sixth, resolve-16). citation_fresh_test3 (``fresh_test3``, a third ninth
-of LinkedBooks' training file) is held out: to be scored once by the lead; do not tune on it.
+citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16), citation_pmc_test3
+(``pmc_test3``, a fourth sixth, resolve-16) and citation_fresh_test3 (``fresh_test3``, a third
+ninth, resolve-17).
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -77,7 +77,7 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # pmc_test2, pmc_test3: citation_pmc_test2/3, the PMC set's second and third test splits
 # fresh_test, fresh_test2: citation_fresh_test/2, LinkedBooks' test splits (its training file)
 # (each scored once by the lead, a dev set since)
-# fresh_test3: citation_fresh_test3, LinkedBooks' third test split (held out: to be scored once by the lead)
+# fresh_test3: citation_fresh_test3, LinkedBooks' third test split (scored once with resolve-17)
 SPLITS = (
     "dev",
     "test",
@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_fresh_test, fresh_test2 for "
             "tests/data/real/citation_fresh_test2, pmc_test3 for "
             "tests/data/real/citation_pmc_test3, fresh_test3 for "
-            "tests/data/real/citation_fresh_test3 (held out) "
+            "tests/data/real/citation_fresh_test3 "
             "(default: %(default)s)"
         ),
     )

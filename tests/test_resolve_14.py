@@ -11,13 +11,10 @@ fall anywhere.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from _labelled_sets import parsed_titles_equal_to_gold
+from _labelled_sets import bench_ours, parsed_titles_equal_to_gold
 
 from reflong.citations.colon_authors import NOTE as COLON_NOTE
 from reflong.citations.colon_authors import list_end
@@ -276,24 +273,7 @@ def test_a_misquoted_last_word_with_first_author_and_year_is_the_work():
 
 
 def test_every_style_of_the_pmc_set_meets_the_target():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "resolve_styles.py"),
-            "--data",
-            str(REAL / "citation_pmc"),
-            "--splits",
-            "pmc",
-            "--no-naive",
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    audited = json.loads(out.stdout)["pmc"]["audited"]["ours"]
+    audited = bench_ours("citation_pmc", "pmc", naive=False)["audited"]["ours"]
     for style, figures in audited.items():
         assert figures["precision"] >= 0.995 and figures["recall"] >= 0.99, (style, figures)
     # resolve-13: 12 misses and 1 false accept; left: one label the audit keeps ("Subjective well-being").

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from _labelled_sets import parsed_titles_equal_to_gold
+from _labelled_sets import bench_ours, parsed_titles_equal_to_gold
 
 from reflong.citations import colon_authors as ca
 from reflong.citations import edition_left_out as el
@@ -259,24 +257,7 @@ def test_the_edition_mark_is_read_only_where_it_closes_the_title():
 
 
 def test_every_style_of_the_pmc_test_split_meets_the_target():
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "resolve_styles.py"),
-            "--data",
-            str(REAL / "citation_pmc_test"),
-            "--splits",
-            "pmc_test",
-            "--no-naive",
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    audited = json.loads(out.stdout)["pmc_test"]["audited"]["ours"]
+    audited = bench_ours("citation_pmc_test", "pmc_test", naive=False)["audited"]["ours"]
     for style, figures in audited.items():
         assert figures["precision"] >= 0.995 and figures["recall"] >= 0.99, (style, figures)
     # resolve-14 (the lead's one run): 11 misses. Left: t01276 "Rheumatoid arthritis" (2 words, a

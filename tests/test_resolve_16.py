@@ -11,12 +11,10 @@ a surname two OCR letters off. The split itself is scored per style with the nai
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _labelled_sets import bench_ours
 
 from reflong.citations import editor_after as eda
 from reflong.citations import ocr_author as oa
@@ -244,23 +242,7 @@ def test_aa_vy_is_various_authors_as_ocr_prints_aa_vv():
 
 
 def _bench(folder: str, split: str) -> dict:
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "resolve_styles.py"),
-            "--data",
-            str(REAL / folder),
-            "--splits",
-            split,
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(out.stdout)[split]["audited"]
+    return bench_ours(folder, split)["audited"]
 
 
 def test_the_footnote_split_gains_recall_at_the_same_precision():

@@ -13,6 +13,8 @@ may be the entry's own title (styles that lower-case titles).
 
 from __future__ import annotations
 
+from _labelled_sets import bench_ours
+
 from reflong.citations import author_before_title as abt
 from reflong.citations import chapter_seed as cs
 from reflong.citations import prose_remark as pr
@@ -279,30 +281,8 @@ def test_particles_in_either_case_and_glued_close_a_colon_list():
 
 
 def _audited(folder: str, split: str) -> dict:
-    """The bench's audited figures for one real set (naive beside, the same run)."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(repo / "bench" / "resolve_styles.py"),
-            "--data",
-            str(repo / "tests" / "data" / "real" / folder),
-            "--splits",
-            split,
-            "--corpus",
-            str(repo / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(out.stdout)[split]["audited"]["ours"]
+    """The bench's audited figures of ours for one real set (naive beside, the same run)."""
+    return bench_ours(folder, split)["audited"]["ours"]
 
 
 def test_the_second_footnote_split_gains_recall_and_loses_two_false_accepts():

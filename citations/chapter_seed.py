@@ -31,21 +31,25 @@ _IN_CONTAINER = re.compile(r",\s+in\s+(?=[«“\"'‘<]?\s*[A-ZÀ-Ý])")
 PRINTED = 90.0  # partial_ratio of the chapter's words in the entry: printed, allowing OCR noise
 
 
-def chapter_part(seed_title: str) -> str | None:
-    """The chapter's own title when the seed title is "<chapter>, in <Container>", else None."""
+def _chapter_printed(seed_title: str) -> str | None:
+    """The chapter's own title as the seed prints it ("Il Settecento") when the seed title is
+    "<chapter>, in <Container>", else None."""
     match = _IN_CONTAINER.search(seed_title)
-    if not match:
-        return None
-    chapter = norm(seed_title[: match.start()])
-    return chapter or None
+    return seed_title[: match.start()].strip() if match else None
+
+
+def chapter_part(seed_title: str) -> str | None:
+    """The chapter's own title, folded, when the seed title is "<chapter>, in <Container>", else None."""
+    printed = _chapter_printed(seed_title)
+    return (norm(printed) or None) if printed is not None else None
 
 
 def container_only_doubt(seed_title: str, ref_plain: str) -> str | None:
     """A sentence when the seed is a chapter whose own title the entry does not print."""
-    chapter = chapter_part(seed_title)
-    if chapter is None or fuzz.partial_ratio(chapter, ref_plain) >= PRINTED:
+    shown = _chapter_printed(seed_title)
+    chapter = norm(shown) if shown is not None else ""
+    if not chapter or fuzz.partial_ratio(chapter, ref_plain) >= PRINTED:
         return None
-    shown = seed_title[: _IN_CONTAINER.search(seed_title).start()].strip()
     return (
         f"the seed is a chapter ('{shown}', in its volume) whose title this entry does not print: "
         "the entry cites the volume"

@@ -100,13 +100,38 @@ TEST_SHARE = 9
 TEST_SALT = "fresh_test:"
 
 
+# The sets built before the fresh_test split, named (not globbed) so that a set built later does
+# not change its rebuild: every work and string of these is left out of it.
+TEST_PRIOR_SETS = tuple(
+    REAL / name
+    for name in (
+        "citation_styles",
+        "citation_fresh",
+        "citation_holdout",
+        "citation_plos",
+        "citation_pmc",
+        "citation_pmc_test",
+        "citation_pmc_test2",
+    )
+)
+# The fresh_test2 split leaves out every set built before it: those of fresh_test and fresh_test
+# itself (scored once, a dev set since).
+TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
+# The fresh_test3 split leaves out every set on the branch it was made from: fresh_test2's and
+# the two built beside it that day (fresh_test2 itself, scored once, and pmc_test3).
+TEST3_PRIOR_SETS = (*TEST2_PRIOR_SETS, REAL / "citation_fresh_test2", REAL / "citation_pmc_test3")
+
+
 @dataclass(frozen=True)
 class Part:
     """One set built from LinkedBooks: where it is written, its split, the prefix of its entry
     ids, the files it reads, and whether it is a sample of works leaving out the prior sets. A
     sampled part takes the works whose salted hash is ``residue`` modulo ``TEST_SHARE``; the works
     of the ``merge_with`` residues (earlier samples) are grouped with it only so that a work
-    printed two ways across two samples is left out, not split between two test sets."""
+    printed two ways across two samples is left out, not split between two test sets.
+    ``prior_sets`` are the sets whose works (and, for a sampled part, raw strings) it leaves out:
+    every set built before it, named, not globbed, so a set built later cannot change its
+    rebuild; kept on the part itself so that a new part names its own beside its residue."""
 
     folder: Path
     split: str
@@ -115,18 +140,35 @@ class Part:
     sampled: bool
     residue: int = 0
     merge_with: tuple[int, ...] = ()
+    prior_sets: tuple[Path, ...] = ()
 
 
 PARTS = {
-    "dev": Part(REAL / "citation_fresh", SPLIT, "f", LINKEDBOOKS_FILES, False),
-    "test": Part(REAL / "citation_fresh_test", "fresh_test", "k", (TRAIN_PATH,), True),
+    "dev": Part(REAL / "citation_fresh", SPLIT, "f", LINKEDBOOKS_FILES, False, prior_sets=(STYLES_SET,)),
+    "test": Part(
+        REAL / "citation_fresh_test", "fresh_test", "k", (TRAIN_PATH,), True, prior_sets=TEST_PRIOR_SETS
+    ),
     # made after fresh_test was scored once and became a dev set: the next residue of the hash
     "test2": Part(
-        REAL / "citation_fresh_test2", "fresh_test2", "m", (TRAIN_PATH,), True, residue=1, merge_with=(0,)
+        REAL / "citation_fresh_test2",
+        "fresh_test2",
+        "m",
+        (TRAIN_PATH,),
+        True,
+        residue=1,
+        merge_with=(0,),
+        prior_sets=TEST2_PRIOR_SETS,
     ),
     # made after fresh_test2 was scored once and became a dev set: the residue after it
     "test3": Part(
-        REAL / "citation_fresh_test3", "fresh_test3", "n", (TRAIN_PATH,), True, residue=2, merge_with=(0, 1)
+        REAL / "citation_fresh_test3",
+        "fresh_test3",
+        "n",
+        (TRAIN_PATH,),
+        True,
+        residue=2,
+        merge_with=(0, 1),
+        prior_sets=TEST3_PRIOR_SETS,
     ),
 }
 
@@ -546,22 +588,6 @@ def read_linkedbooks(repo: Path, path: str) -> str:
     return body.decode("utf-8")
 
 
-# The sets built before the fresh_test split, named (not globbed) so that a set built later does
-# not change its rebuild: every work and string of these is left out of it.
-TEST_PRIOR_SETS = tuple(
-    REAL / name
-    for name in (
-        "citation_styles",
-        "citation_fresh",
-        "citation_holdout",
-        "citation_plos",
-        "citation_pmc",
-        "citation_pmc_test",
-        "citation_pmc_test2",
-    )
-)
-
-
 def prior_raws(sets: tuple[Path, ...]) -> set[str]:
     """The raw strings of the sets built before (their entries files)."""
     raws: set[str] = set()
@@ -569,24 +595,6 @@ def prior_raws(sets: tuple[Path, ...]) -> set[str]:
         for path in sorted(folder.glob("entries.*.jsonl.gz")):
             raws.update(json.loads(line)["raw"] for line in gzip.decompress(path.read_bytes()).splitlines())
     return raws
-
-
-# The fresh_test2 split leaves out every set built before it: those of fresh_test and fresh_test
-# itself (scored once, a dev set since).
-TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
-
-
-# The fresh_test3 split leaves out every set on the branch it was made from: fresh_test2's and
-# the two built beside it that day (fresh_test2 itself, scored once, and pmc_test3).
-TEST3_PRIOR_SETS = (*TEST2_PRIOR_SETS, REAL / "citation_fresh_test2", REAL / "citation_pmc_test3")
-
-
-def prior_sets_of(part: Part) -> tuple[Path, ...]:
-    """The sets a sampled part leaves out (every set built before it, named, not globbed)."""
-    return {
-        PARTS["test2"].split: TEST2_PRIOR_SETS,
-        PARTS["test3"].split: TEST3_PRIOR_SETS,
-    }.get(part.split, TEST_PRIOR_SETS)
 
 
 def share_of(title: str) -> int:
@@ -726,12 +734,10 @@ def main(argv: list[str] | None = None) -> int:
     args.errata = args.errata or part.folder / "errata.jsonl"
     try:
         errata = read_errata(args.errata)
-        if part.sampled:
-            prior = prior_sets_of(part)
-            seen = set().union(*(styles_titles(p) for p in prior))
-            seeds, entries, rows, counts = build(args.linkedbooks, seen, errata, part, prior_raws(prior))
-        else:
-            seeds, entries, rows, counts = build(args.linkedbooks, styles_titles(STYLES_SET), errata)
+        seen = set().union(*(styles_titles(p) for p in part.prior_sets))
+        # the dev set predates the rule on raw strings: it leaves out works only
+        raws = prior_raws(part.prior_sets) if part.sampled else None
+        seeds, entries, rows, counts = build(args.linkedbooks, seen, errata, part, raws)
     except (OSError, ValueError) as exc:
         print(f"build_citation_fresh: {exc}", file=sys.stderr)
         return 2

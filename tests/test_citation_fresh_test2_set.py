@@ -110,8 +110,8 @@ def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = _earlier_sets()
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST2_PRIOR_SETS) and REAL / "citation_fresh_test" in earlier
-    assert fresh.prior_sets_of(fresh.PARTS["test2"]) == fresh.TEST2_PRIOR_SETS
-    assert fresh.prior_sets_of(fresh.PARTS["test"]) == fresh.TEST_PRIOR_SETS  # fresh_test as it was
+    assert fresh.PARTS["test2"].prior_sets == fresh.TEST2_PRIOR_SETS
+    assert fresh.PARTS["test"].prior_sets == fresh.TEST_PRIOR_SETS  # fresh_test as it was
     assert_no_work_of_the_prior_sets(FRESH_TEST2, "build_citation_fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST2.entries())

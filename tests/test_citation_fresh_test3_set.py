@@ -113,8 +113,8 @@ def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST3_PRIOR_SETS)
     assert {REAL / "citation_fresh_test2", REAL / "citation_pmc_test3"} <= set(earlier)
-    assert fresh.prior_sets_of(fresh.PARTS["test3"]) == fresh.TEST3_PRIOR_SETS
-    assert fresh.prior_sets_of(fresh.PARTS["test2"]) == fresh.TEST2_PRIOR_SETS  # fresh_test2 as it was
+    assert fresh.PARTS["test3"].prior_sets == fresh.TEST3_PRIOR_SETS
+    assert fresh.PARTS["test2"].prior_sets == fresh.TEST2_PRIOR_SETS  # fresh_test2 as it was
     assert_no_work_of_the_prior_sets(FRESH_TEST3, "build_citation_fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST3.entries())

@@ -5,6 +5,7 @@
     python bench/build_citation_fresh.py --linkedbooks DIR --part test   # the fresh_test split
     python bench/build_citation_fresh.py --linkedbooks DIR --part test2  # the fresh_test2 split
     python bench/build_citation_fresh.py --linkedbooks DIR --part test3  # the fresh_test3 split
+    python bench/build_citation_fresh.py --linkedbooks DIR --part test4  # the fresh_test4 split
 
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
@@ -27,7 +28,12 @@ work printed two ways, with two work keys, one in each sample). ``test3`` is a T
 tests/data/real/citation_fresh_test3, split ``fresh_test3`` (entry ids ``n...``), made after
 ``fresh_test2`` had been scored once and become a dev set: residue 2 of the same hash, leaving out
 every work and string of every set built before it (fresh_test2 and pmc_test3 included) and every
-work ``merge_works`` would merge with a work of the residue 0 or residue 1 samples.
+work ``merge_works`` would merge with a work of the residue 0 or residue 1 samples. ``test4`` is a
+FOURTH test split, tests/data/real/citation_fresh_test4, split ``fresh_test4`` (entry ids
+``q...``), made after ``fresh_test3`` had been scored once and become a dev set: residue 3,
+leaving out every work and string of every ``citation_*`` set on main when it was made
+(fresh_test3 included) and every work ``merge_works`` would merge with a work of the residue 0, 1
+or 2 samples. Each part names the sets it leaves out (``Part.prior_sets``).
 
 Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
 test split has been looked at more than once, so its figures are no longer a held-out measure.
@@ -120,6 +126,9 @@ TEST2_PRIOR_SETS = (*TEST_PRIOR_SETS, REAL / "citation_fresh_test")
 # The fresh_test3 split leaves out every set on the branch it was made from: fresh_test2's and
 # the two built beside it that day (fresh_test2 itself, scored once, and pmc_test3).
 TEST3_PRIOR_SETS = (*TEST2_PRIOR_SETS, REAL / "citation_fresh_test2", REAL / "citation_pmc_test3")
+# The fresh_test4 split leaves out every citation_* set on main when it was made (de9e512):
+# fresh_test3's and fresh_test3 itself (scored once, a dev set since).
+TEST4_PRIOR_SETS = (*TEST3_PRIOR_SETS, REAL / "citation_fresh_test3")
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,17 @@ PARTS = {
         residue=2,
         merge_with=(0, 1),
         prior_sets=TEST3_PRIOR_SETS,
+    ),
+    # made after fresh_test3 was scored once and became a dev set: residue 3 (4-8 stay unread)
+    "test4": Part(
+        REAL / "citation_fresh_test4",
+        "fresh_test4",
+        "q",
+        (TRAIN_PATH,),
+        True,
+        residue=3,
+        merge_with=(0, 1, 2),
+        prior_sets=TEST4_PRIOR_SETS,
     ),
 }
 
@@ -599,7 +619,8 @@ def prior_raws(sets: tuple[Path, ...]) -> set[str]:
 
 def share_of(title: str) -> int:
     """The residue of a work's salted hash (by its work key, so all its strings together):
-    ``fresh_test`` is residue 0, ``fresh_test2`` residue 1, ``fresh_test3`` residue 2."""
+    ``fresh_test`` is residue 0, ``fresh_test2`` residue 1, ``fresh_test3`` residue 2,
+    ``fresh_test4`` residue 3."""
     return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE
 
 
@@ -716,8 +737,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{TEST_SHARE} of the training file, tests/data/real/citation_fresh_test (scored once, a "
             "dev set since); test2: the fresh_test2 split, another ninth of the training file's "
             "works, tests/data/real/citation_fresh_test2 (scored once, a dev set since); test3: the "
-            "fresh_test3 split, a third ninth, tests/data/real/citation_fresh_test3 (to be scored "
-            "once), each leaving out every "
+            "fresh_test3 split, a third ninth, tests/data/real/citation_fresh_test3 (scored once, "
+            "a dev set since); test4: the fresh_test4 split, a fourth ninth, "
+            "tests/data/real/citation_fresh_test4 (to be scored once), each leaving out every "
             "work and string of the citation_* sets built before it (default: %(default)s)"
         ),
     )

@@ -1,6 +1,7 @@
 """Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
 set) and, from other shares of the same file, its TEST splits citation_pmc_test/ (scored once,
-read since), citation_pmc_test2/ (scored once, resolve-15) and citation_pmc_test3/ (held out).
+read since), citation_pmc_test2/ (scored once, resolve-15), citation_pmc_test3/ (scored once,
+resolve-16) and citation_pmc_test4/ (held out).
 
     python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
@@ -33,11 +34,13 @@ one DOI in each share), so no string read in the dev set is a test string. Share
 scored once and its misses read, so share 2 is a SECOND test split (scored once, resolve-15),
 tests/data/real/citation_pmc_test2, split ``pmc_test2`` (entry ids ``u...``), built the same way
 and leaving out every work and string of shares 0 and 1 as well. Share 2 has been scored once
-too, so share 3 is a THIRD held-out test split, tests/data/real/citation_pmc_test3, split
-``pmc_test3`` (entry ids ``v...``), built the same way and leaving out every work and string of
-every set on main before it (shares 0-2, the four older sets and LinkedBooks'
-citation_fresh_test): to be scored once by the lead, never tuned on. Shares 4 and 5 are unread
-and stay so. ``--split`` renames the written split (the share's own by default).
+too, so share 3 is a THIRD test split, tests/data/real/citation_pmc_test3, split ``pmc_test3``
+(entry ids ``v...``), built the same way and leaving out every work and string of every set on
+main before it (shares 0-2, the four older sets and LinkedBooks' citation_fresh_test); scored
+once (resolve-16), a dev set since. Share 4 is the FOURTH, held-out test split,
+tests/data/real/citation_pmc_test4, split ``pmc_test4`` (entry ids ``x...``: ``w`` is every set's
+seed-id letter), leaving out every work and string of all eleven citation_* sets on main before
+it: to be scored once by the lead, never tuned on. Share 5 is unread and stays so. ``--split`` renames the written split (the share's own by default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
@@ -92,10 +95,10 @@ class Share:
     prior_sets: tuple[Path, ...]
 
 
-# The dev share (read, tuned on), the first and second test shares (each scored once, then read:
-# dev sets too) and the third, UNREAD test share. Each share leaves out the works and strings of
-# every set built before it, so a title or string read or tuned on is never a test seed. Shares 4
-# and 5 are not built.
+# The dev share (read, tuned on), the first, second and third test shares (each scored once, then
+# read: dev sets too) and the fourth, UNREAD test share. Each share leaves out the works and
+# strings of every set built before it, so a title or string read or tuned on is never a test
+# seed. Share 5 is not built.
 SHARES = {
     0: Share(REAL / "citation_pmc", SPLIT, "g", PRIOR_SETS),
     1: Share(REAL / "citation_pmc_test", "pmc_test", "t", (*PRIOR_SETS, REAL / "citation_pmc")),
@@ -117,6 +120,24 @@ SHARES = {
             REAL / "citation_pmc_test",
             REAL / "citation_pmc_test2",
             REAL / "citation_fresh_test",
+        ),
+    ),
+    # the FOURTH test share, unread until built (issue 19): every citation_* set on main before it
+    # (the third's and pmc_test3, fresh_test2, fresh_test3), named, not globbed. Its entry ids are
+    # ``x...``: ``w`` would be the seed ids' letter (every set's works are ``w00001``...)
+    4: Share(
+        REAL / "citation_pmc_test4",
+        "pmc_test4",
+        "x",
+        (
+            *PRIOR_SETS,
+            REAL / "citation_pmc",
+            REAL / "citation_pmc_test",
+            REAL / "citation_pmc_test2",
+            REAL / "citation_fresh_test",
+            REAL / "citation_pmc_test3",
+            REAL / "citation_fresh_test2",
+            REAL / "citation_fresh_test3",
         ),
     ),
 }
@@ -328,14 +349,15 @@ def share_options() -> argparse.ArgumentParser:
             "which sixth of the DOIs (digest %% 6): 0 the dev set tests/data/real/citation_pmc, "
             "1 the first test split tests/data/real/citation_pmc_test (scored once, read since), "
             "2 the second test split tests/data/real/citation_pmc_test2 (scored once, resolve-15), "
-            "3 the third test split tests/data/real/citation_pmc_test3 (held out: to be scored once "
-            "by the lead, never tuned on) (default: %(default)s)"
+            "3 the third test split tests/data/real/citation_pmc_test3 (scored once, resolve-16), "
+            "4 the fourth test split tests/data/real/citation_pmc_test4 (held out: to be scored "
+            "once by the lead, never tuned on) (default: %(default)s)"
         ),
     )
     ap.add_argument(
         "--split",
         default=None,
-        help="the split name written (default: the share's, pmc, pmc_test, pmc_test2 or pmc_test3)",
+        help="the split name written (default: the share's, pmc, pmc_test, pmc_test2, pmc_test3 or pmc_test4)",
     )
     return ap
 

@@ -19,6 +19,9 @@ citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16), citation_pmc_
 ninth, resolve-17). citation_fresh_test4 (``fresh_test4``, a fourth ninth of LinkedBooks' training
 file, built and audited with the naive baseline only) is held out: to be scored once by the lead;
 do not tune on it.
+citation_pmc_test4 (``pmc_test4``) is the PMC set's FOURTH, held-out test
+split (a fifth sixth of its DOIs, no work or string of any earlier set), built and audited with
+the naive baseline only: to be scored once by the lead, never tuned on.
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -81,6 +84,8 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # (each scored once by the lead, a dev set since)
 # fresh_test3: citation_fresh_test3, LinkedBooks' third test split (scored once with resolve-17)
 # fresh_test4: citation_fresh_test4, LinkedBooks' fourth test split (held out: to be scored once)
+# pmc_test4: citation_pmc_test4, the PMC set's FOURTH, held-out test split (share 4; no work or
+# string of any earlier set), to be scored once by the lead; never tuned on
 SPLITS = (
     "dev",
     "test",
@@ -95,6 +100,7 @@ SPLITS = (
     "pmc_test3",
     "fresh_test3",
     "fresh_test4",
+    "pmc_test4",
 )
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
@@ -369,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_fresh_test2, pmc_test3 for "
             "tests/data/real/citation_pmc_test3, fresh_test3 for "
             "tests/data/real/citation_fresh_test3, fresh_test4 for "
-            "tests/data/real/citation_fresh_test4 (held out: to be scored once) "
+            "tests/data/real/citation_fresh_test4 (held out: to be scored once), pmc_test4 for "
+            "tests/data/real/citation_pmc_test4 (held out) "
             "(default: %(default)s)"
         ),
     )

@@ -63,7 +63,13 @@ REAL = REPO / "tests" / "data" / "real"
 
 
 # Sets built after this split (its rebuild must not depend on them)
-LATER_SETS = ("citation_fresh_test2", "citation_pmc_test3", "citation_fresh_test3", "citation_fresh_test4")
+LATER_SETS = (
+    "citation_fresh_test2",
+    "citation_pmc_test3",
+    "citation_fresh_test3",
+    "citation_fresh_test4",
+    "citation_pmc_test4",
+)
 
 
 def _earlier_sets() -> tuple:

@@ -218,14 +218,14 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_test_share(tmp_path):
 
 
 def test_a_share_never_built_is_refused(tmp_path):
-    """Shares 4 and 5 stay unread: the builder has no folder or split for them (shares 2 and 3 are
-    the second and third test splits, tests/test_citation_pmc_test2_set.py and
-    tests/test_citation_pmc_test3_set.py)."""
+    """Share 5 stays unread: the builder has no folder or split for it (shares 2, 3 and 4 are the
+    second, third and fourth test splits, tests/test_citation_pmc_test2_set.py,
+    tests/test_citation_pmc_test3_set.py and tests/test_citation_pmc_test4_set.py)."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "4"],
+        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "5"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "--share: invalid choice: 4" in out.stderr
+    assert "--share: invalid choice: 5" in out.stderr

@@ -1178,8 +1178,12 @@ class SeedIndex:
             | te.trailing_sequel(ref.words, ref.bounds, last)
             | te.leading_sequel(ref.words, ref.bounds, first)
         )
-        if te.differing_marks(_sequel_marks(seed.plain), printed_marks):
-            return None  # another part, edition or version ("Part 2:", "(7th edition)", "DS16:")
+        if te.differing_marks(_sequel_marks(seed.plain), printed_marks) or pn.part_doubt(
+            seed.info.title, ref.words, ref.bounds, first, last, ref.cased, self._own_title_before(ref, first)
+        ):
+            # Another part, edition or version ("Part 2:", "(7th edition)", "DS16:"), or another
+            # volume of a numbered work ("Volumen V" for the seed's "Volumen I": ``part_numbers``).
+            return None
         held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
         reason = sa.note(best, printed, seed.year, ref.years)
         if held is not None and held.reason:

@@ -36,15 +36,6 @@ def earlier_title_field(
     entry's FIRST field (``at_start``: ``cased`` begins where the entry begins), since a lower-case
     field after the names is, in styles that lower-case titles ("F. Huang. glam: efficient
     open-domain question answering. In ..."), the entry's own title (bench/resolve.py's world)."""
-    if cased is None:
-        return None
-    start = 0
-    for i in range(field_first):
-        if bounds[i]:
-            field = cased[start : i + 1]
-            if not (at_start and start == 0 and is_remark(field)):
-                found = te.earlier_title_field(field, bounds[start : i + 1], len(field))
-                if found:
-                    return found
-            start = i + 1
-    return None
+    return te.earlier_title_field(
+        cased, bounds, field_first, skip=lambda start, field: at_start and start == 0 and is_remark(field)
+    )

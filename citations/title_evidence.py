@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -422,15 +423,25 @@ CONTAINER_NOTE = (
 )
 
 
-def earlier_title_field(cased: list[str] | None, bounds: list[bool], field_first: int) -> str | None:
+def earlier_title_field(
+    cased: list[str] | None,
+    bounds: list[bool],
+    field_first: int,
+    skip: Callable[[int, list[str]], bool] | None = None,
+) -> str | None:
     """A field before the one holding the title run that reads as prose (a title of its own):
-    the seed title then stands where a venue or a volume stands."""
+    the seed title then stands where a venue or a volume stands. ``skip(start, field)``: a field
+    (its first word's index, its words) that is no title whatever it reads like; one walk over
+    the fields serves its callers (``prose_remark`` skips a footnote's opening remark)."""
     if cased is None:
         return None
     start = 0
     for i in range(field_first):
         if bounds[i]:
             field = cased[start : i + 1]
+            if skip is not None and skip(start, field):
+                start = i + 1
+                continue
             alpha = [w for w in field if w.isalpha()]
             # "(a cura di)", "(eds.)": an editor mark, not prose.
             lower = [

@@ -6,6 +6,7 @@
     python bench/build_citation_fresh.py --linkedbooks DIR --part test2  # the fresh_test2 split
     python bench/build_citation_fresh.py --linkedbooks DIR --part test3  # the fresh_test3 split
     python bench/build_citation_fresh.py --linkedbooks DIR --part test4  # the fresh_test4 split
+    python bench/build_citation_fresh.py --linkedbooks DIR --part test5  # the fresh_test5 split
 
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
@@ -33,7 +34,12 @@ FOURTH test split, tests/data/real/citation_fresh_test4, split ``fresh_test4`` (
 ``q...``), made after ``fresh_test3`` had been scored once and become a dev set: residue 3,
 leaving out every work and string of every ``citation_*`` set on main when it was made
 (fresh_test3 included) and every work ``merge_works`` would merge with a work of the residue 0, 1
-or 2 samples. Each part names the sets it leaves out (``Part.prior_sets``).
+or 2 samples. ``test5`` is a FIFTH test split, tests/data/real/citation_fresh_test5, split
+``fresh_test5`` (entry ids ``r...``), made after ``fresh_test4`` had been scored once and become a
+dev set: residue 4, leaving out every work and string of every ``citation_*`` set on merge30 when
+it was made (fresh_test4 and pmc_test4 included) and every work ``merge_works`` would merge with a
+work of the residue 0, 1, 2 or 3 samples. Each part names the sets it leaves out
+(``Part.prior_sets``).
 
 Why this set exists: tests/data/real/citation_styles has been used to tune the resolver and its
 test split has been looked at more than once, so its figures are no longer a held-out measure.
@@ -129,6 +135,9 @@ TEST3_PRIOR_SETS = (*TEST2_PRIOR_SETS, REAL / "citation_fresh_test2", REAL / "ci
 # The fresh_test4 split leaves out every citation_* set on main when it was made (de9e512):
 # fresh_test3's and fresh_test3 itself (scored once, a dev set since).
 TEST4_PRIOR_SETS = (*TEST3_PRIOR_SETS, REAL / "citation_fresh_test3")
+# The fresh_test5 split leaves out every citation_* set on merge30 when it was made (4eecd4a):
+# fresh_test4's, fresh_test4 itself (scored once, a dev set since) and pmc_test4, built beside it.
+TEST5_PRIOR_SETS = (*TEST4_PRIOR_SETS, REAL / "citation_fresh_test4", REAL / "citation_pmc_test4")
 
 
 @dataclass(frozen=True)
@@ -179,7 +188,7 @@ PARTS = {
         merge_with=(0, 1),
         prior_sets=TEST3_PRIOR_SETS,
     ),
-    # made after fresh_test3 was scored once and became a dev set: residue 3 (4-8 stay unread)
+    # made after fresh_test3 was scored once and became a dev set: residue 3
     "test4": Part(
         REAL / "citation_fresh_test4",
         "fresh_test4",
@@ -189,6 +198,17 @@ PARTS = {
         residue=3,
         merge_with=(0, 1, 2),
         prior_sets=TEST4_PRIOR_SETS,
+    ),
+    # made after fresh_test4 was scored once and became a dev set: residue 4 (5-8 stay unread)
+    "test5": Part(
+        REAL / "citation_fresh_test5",
+        "fresh_test5",
+        "r",
+        (TRAIN_PATH,),
+        True,
+        residue=4,
+        merge_with=(0, 1, 2, 3),
+        prior_sets=TEST5_PRIOR_SETS,
     ),
 }
 
@@ -620,7 +640,7 @@ def prior_raws(sets: tuple[Path, ...]) -> set[str]:
 def share_of(title: str) -> int:
     """The residue of a work's salted hash (by its work key, so all its strings together):
     ``fresh_test`` is residue 0, ``fresh_test2`` residue 1, ``fresh_test3`` residue 2,
-    ``fresh_test4`` residue 3."""
+    ``fresh_test4`` residue 3, ``fresh_test5`` residue 4."""
     return _digest(TEST_SALT + _work_key(title)) % TEST_SHARE
 
 
@@ -739,7 +759,9 @@ def main(argv: list[str] | None = None) -> int:
             "works, tests/data/real/citation_fresh_test2 (scored once, a dev set since); test3: the "
             "fresh_test3 split, a third ninth, tests/data/real/citation_fresh_test3 (scored once, "
             "a dev set since); test4: the fresh_test4 split, a fourth ninth, "
-            "tests/data/real/citation_fresh_test4 (to be scored once), each leaving out every "
+            "tests/data/real/citation_fresh_test4 (scored once, a dev set since); test5: the "
+            "fresh_test5 split, a fifth ninth, tests/data/real/citation_fresh_test5 (to be scored "
+            "once), each leaving out every "
             "work and string of the citation_* sets built before it (default: %(default)s)"
         ),
     )

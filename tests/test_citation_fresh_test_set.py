@@ -69,6 +69,7 @@ LATER_SETS = (
     "citation_fresh_test3",
     "citation_fresh_test4",
     "citation_pmc_test4",
+    "citation_fresh_test5",
 )
 
 

@@ -78,7 +78,7 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
     # every set committed before it, and nothing else
     # (citation_fresh_test, citation_fresh_test2, citation_pmc_test3, citation_fresh_test3 and
-    # citation_fresh_test4 and citation_pmc_test4 were built after it)
+    # citation_fresh_test4, citation_pmc_test4 and citation_fresh_test5 were built after it)
     real = REPO / "tests" / "data" / "real"
     later = {
         PMC_TEST2.data,
@@ -91,6 +91,7 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
                 "citation_fresh_test3",
                 "citation_fresh_test4",
                 "citation_pmc_test4",
+                "citation_fresh_test5",
             )
         ),
     }

@@ -1162,7 +1162,7 @@ class SeedIndex:
         (``cit_back_reference``). None where the string is not one or not exactly one seed fits."""
         shape = cbr.read(ref.entry.raw)
         if shape is None:
-            return None
+            return self._cit_unnamed(ref, out)
         name, surname, head, years = shape
         if self.titled[head]:
             return None  # the head is a whole title of its own: another work
@@ -1176,8 +1176,8 @@ class SeedIndex:
                     by_author[sd.author_last].append(sd)
             self.__dict__["_by_author"] = by_author
         own = [sd for sd in by_author.get(surname, ()) if cbr.opens_with(sd.plain, head)]
-        if len(own) != 1:
-            return None
+        if len(own) != 1 or cbr.numbered(own[0].plain):
+            return None  # two works of the author open so; a volume of a set the head cannot tell
         seed = own[0]
         if years and (seed.year is None or seed.year not in years):
             return None
@@ -1194,6 +1194,39 @@ class SeedIndex:
             "accept",
             held.title_score if held is not None else self.thresholds.accept,
             "match",
+            reason,
+            [reason],
+            0,
+        )
+
+    def _cit_unnamed(self, ref: _Ref, out: list[Match]) -> Match | None:
+        """``_cit_back_reference`` for a head printed without a name and marked as cut ("La
+        politica veneziana ecc., cit."): the one seed of the whole list that opens with it."""
+        shape = cbr.read_unnamed(ref.entry.raw)
+        if shape is None:
+            return None
+        head, years = shape
+        if self.titled[head]:
+            return None
+        opening = [sd for sd in self.seeds if cbr.opens_with(sd.plain, head)]
+        if len(opening) != 1 or cbr.numbered(opening[0].plain):
+            return None
+        seed = opening[0]
+        if years and (seed.year is None or seed.year not in years):
+            return None
+        reason = cbr.NOTE_UNNAMED.format(head=head)
+        if years:
+            reason += f"; the seed's year {seed.year} printed"
+        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
+        if held is not None and held.reason:
+            reason += f" (the field rules held it: {held.reason})"
+        return Match(
+            seed.info.arxiv_id,
+            held.method if held is not None else "title",
+            self.thresholds.accept,
+            "accept",
+            held.title_score if held is not None else self.thresholds.accept,
+            "unknown",
             reason,
             [reason],
             0,

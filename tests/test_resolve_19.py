@@ -177,3 +177,29 @@ def test_a_back_reference_keeps_its_hands_off_without_the_author_or_with_more_af
     assert m is None or m.band != "accept", m
     assert cbr.opens_with("il tramonto delle corporazioni", "il tramonto")
     assert not cbr.opens_with("il tramontone", "il tramonto")
+
+
+def test_a_back_reference_without_a_name_needs_a_cut_head_and_one_seed_opening_with_it():
+    # q01962 (resolve-18: review for w00894, "La politica, in Venezia").
+    m = _best("La politica veneziana ecc., cit., p. 142 sg.")
+    assert (m.seed_id, m.band) == ("w00895", "accept"), m
+    assert m.reason == (
+        "a back-reference 'la politica veneziana ecc., cit.' (no author printed, the head marked as cut): "
+        "the only seed whose title opens with the printed head, only a locator after 'cit.'"
+    )
+    # Two seeds open with "Il tramonto" (Dal Pane's and the authorless Repubblica one): no accept.
+    m = _best("Il tramonto..., cit., p. 4.")
+    assert m is None or m.band != "accept", m
+    # No cut mark: the head may be a whole title of a work not in the list.
+    assert cbr.read_unnamed("La politica veneziana, cit., p. 142 sg.") is None
+    assert cbr.read_unnamed("La politica veneziana ecc., cit., p. 142 sg.") == ("la politica veneziana", [])
+
+
+def test_a_back_reference_to_a_numbered_volume_is_not_accepted():
+    # fresh_test3 n00742 (gold null): part 1 of volume II; the seed is "..., II" (n00221: II, 2).
+    seed = SeedTitle("w00072", "Antichi scrittori d'idraulica veneta, II", "1941-01-01", "Cessi")
+    m = _best("Antichi scrittori... cit., II, I, p. 115.", [seed])
+    assert m is None or m.band != "accept", m
+    assert cbr.numbered("antichi scrittori didraulica veneta ii")
+    assert not cbr.numbered("la politica veneziana di terraferma 13881392")
+    assert not cbr.numbered("i conti di vicenza")

@@ -36,15 +36,18 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
+from reflong.citations import author_after_title as aat
 from reflong.citations import author_before_title as abt
 from reflong.citations import author_evidence as ae
 from reflong.citations import chapter_seed as cs
+from reflong.citations import cit_back_reference as cbr
 from reflong.citations import colon_authors as ca
 from reflong.citations import container_in as ci
 from reflong.citations import earlier_version as ev
 from reflong.citations import edition_evidence as ee
 from reflong.citations import edition_left_out as el
 from reflong.citations import editor_after as eda
+from reflong.citations import greek_marks as gm
 from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
 from reflong.citations import ocr_author as oa
@@ -64,6 +67,14 @@ from reflong.citations.reference_keys import hyphen_parts
 from reflong.citations.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
+# 19 (issue 19, the fourth LinkedBooks and PMC splits' misses after their one run): a number
+#    printed beside a Greek letter the other side drops, spells or transliterates ("accessory 1
+#    subunit" for "β1", "PGC-1a" / "PGC-1alpha" for "PGC-1[alpha]") is the same gene or protein
+#    name, no sequel mark (``greek_marks``); a short title (1-3 words) opening the entry with the
+#    seed's first author right after it ("Nautica mediterranea di Bartolomeo Crescenzio Romano,
+#    Roma, 1602"), only a locator after the name (``author_after_title``); a footnote's
+#    back-reference "Dal Pane, Il tramonto, cit., p. 68." to the one seed of that author whose
+#    title opens with the printed head (``cit_back_reference``).
 # 18 (issue 19, one general rule where resolve-14..17 each added narrow ones; tuned on
 #    fresh_test3 + fresh_test2 + fresh_test, checked on every other set): where no rule accepts,
 #    the seed the naive scan finds in the raw string (partial_ratio >= 95, no other candidate as
@@ -178,7 +189,7 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-18"
+RESOLVER_VERSION = "resolve-19"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -906,6 +917,15 @@ class SeedIndex:
             if spaced:
                 notes.append(f"number {', '.join(sorted(spaced))} printed glued to the word after it")
                 sequel -= spaced
+            greek = gm.greek_marks(sequel, seed.plain.split(), ref.words) if sequel else {}
+            if greek:
+                # "PGC-1a" / "accessory 1 subunit" for "PGC-1[alpha]" / "β1" (``greek_marks``).
+                notes.append(
+                    gm.NOTE.format(
+                        marks=", ".join(sorted(greek)), word=", ".join(greek[k] for k in sorted(greek))
+                    )
+                )
+                sequel -= set(greek)
             misread = te.misread_numerals(seed.plain.split(), ref.words[lay.first : lay.last + 1], sequel)
             if misread:
                 notes.append(
@@ -1136,6 +1156,114 @@ class SeedIndex:
             first,
         )
 
+    def _cit_back_reference(self, ref: _Ref, out: list[Match]) -> Match | None:
+        """An accept for a footnote's back-reference "Dal Pane, Il tramonto, cit., p. 68." to the
+        one candidate seed of that author whose title opens with the printed head
+        (``cit_back_reference``). None where the string is not one or not exactly one seed fits."""
+        shape = cbr.read(ref.entry.raw)
+        if shape is None:
+            return self._cit_unnamed(ref, out)
+        name, surname, head, years = shape
+        if self.titled[head]:
+            return None  # the head is a whole title of its own: another work
+        # The seed's own key words need not be printed (a head is its first words): every seed
+        # of the printed author is looked at, not only the candidates.
+        by_author = self.__dict__.get("_by_author")
+        if by_author is None:
+            by_author = defaultdict(list)
+            for sd in self.seeds:
+                if sd.author_last:
+                    by_author[sd.author_last].append(sd)
+            self.__dict__["_by_author"] = by_author
+        own = [sd for sd in by_author.get(surname, ()) if cbr.opens_with(sd.plain, head)]
+        if len(own) != 1 or cbr.numbered(own[0].plain):
+            return None  # two works of the author open so; a volume of a set the head cannot tell
+        seed = own[0]
+        if years and (seed.year is None or seed.year not in years):
+            return None
+        reason = cbr.NOTE.format(name=name, head=head)
+        if years:
+            reason += f"; the seed's year {seed.year} printed"
+        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
+        if held is not None and held.reason:
+            reason += f" (the field rules held it: {held.reason})"
+        return Match(
+            seed.info.arxiv_id,
+            held.method if held is not None else "title",
+            self.thresholds.accept,
+            "accept",
+            held.title_score if held is not None else self.thresholds.accept,
+            "match",
+            reason,
+            [reason],
+            0,
+        )
+
+    def _cit_unnamed(self, ref: _Ref, out: list[Match]) -> Match | None:
+        """``_cit_back_reference`` for a head printed without a name and marked as cut ("La
+        politica veneziana ecc., cit."): the one seed of the whole list that opens with it."""
+        shape = cbr.read_unnamed(ref.entry.raw)
+        if shape is None:
+            return None
+        head, years = shape
+        if self.titled[head]:
+            return None
+        opening = [sd for sd in self.seeds if cbr.opens_with(sd.plain, head)]
+        if len(opening) != 1 or cbr.numbered(opening[0].plain):
+            return None
+        seed = opening[0]
+        if years and (seed.year is None or seed.year not in years):
+            return None
+        reason = cbr.NOTE_UNNAMED.format(head=head)
+        if years:
+            reason += f"; the seed's year {seed.year} printed"
+        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
+        if held is not None and held.reason:
+            reason += f" (the field rules held it: {held.reason})"
+        return Match(
+            seed.info.arxiv_id,
+            held.method if held is not None else "title",
+            self.thresholds.accept,
+            "accept",
+            held.title_score if held is not None else self.thresholds.accept,
+            "unknown",
+            reason,
+            [reason],
+            0,
+        )
+
+    def _author_after_title(self, ref: _Ref, cands: list[int], out: list[Match]) -> Match | None:
+        """An accept for a short seed title that opens the entry with its first author printed
+        right after it ("Nautica mediterranea di Bartolomeo Crescenzio Romano, Roma, 1602"):
+        ``author_after_title``. None where more than one seed fits or any evidence is missing."""
+        found = []
+        for i in cands:
+            seed = self.seeds[i]
+            if seed.n_words > 3:
+                continue
+            why = aat.evidence(
+                seed.plain, seed.author_last, seed.year, ref.entry.raw, self.titled.__getitem__
+            )
+            if why:
+                found.append((seed, why))
+        if len(found) != 1:
+            return None
+        seed, reason = found[0]
+        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
+        if held is not None and held.reason:
+            reason += f" (the field rules held it: {held.reason})"
+        return Match(
+            seed.info.arxiv_id,
+            held.method if held is not None else "title",
+            self.thresholds.accept,
+            "accept",
+            held.title_score if held is not None else self.thresholds.accept,
+            "match",
+            reason,
+            [reason],
+            0,
+        )
+
     def _scan_agreement(self, ref: _Ref, cands: list[int], out: list[Match]) -> Match | None:
         """An accept for the seed the naive scan finds in the raw string where no rule accepted
         one, with the scan's blind spots covered by evidence it does not read (``scan_agreement``:
@@ -1250,6 +1378,10 @@ class SeedIndex:
             agreed = self._scan_agreement(ref, list(cands), out)
             if agreed is not None:
                 out = [m for m in out if m.seed_id != agreed.seed_id] + [agreed]
+        if not any(m.band == "accept" for m in out) and not ref.ditto:
+            after = self._author_after_title(ref, list(cands), out) or self._cit_back_reference(ref, out)
+            if after is not None:
+                out = [m for m in out if m.seed_id != after.seed_id] + [after]
         # Ties (two variant titles both lifted to the accept score) go to the closer title; then
         # to the title printed first: an entry prints its own title before its container's
         # ("Chapter. In Editors, Volume"), so a tie is never settled by the seeds' ids.

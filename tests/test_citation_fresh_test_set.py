@@ -122,7 +122,7 @@ def test_every_erratum_has_a_reason_and_names_an_entry_of_the_split():
     errata = assert_errata_reasoned(
         FRESH_TEST,
         {
-            "work_split": 34,  # 1 re-golded from resolve-16's accept
+            "work_split": 36,  # 1 re-golded from resolve-16's accept, 2 from resolve-19's
             "seed_title_corrupt": 23,  # 17 read from resolve-16's misses
             "venue_as_title": 6,
             "cluster_merges_works": 5,
@@ -130,21 +130,21 @@ def test_every_erratum_has_a_reason_and_names_an_entry_of_the_split():
             "container_as_title": 1,
         },
     )
-    assert len(errata) == 75
+    assert len(errata) == 77
 
 
 def test_the_audit_file_is_the_rules_rows_plus_the_errata():
-    rules = assert_audit_is_rules_plus_errata(FRESH_TEST, rules=None, rows=136, kept=1985, kept_gold=1472)
+    rules = assert_audit_is_rules_plus_errata(FRESH_TEST, rules=None, rows=138, kept=1985, kept_gold=1474)
     assert len(rules) == 61
 
 
 def test_the_bench_scores_the_split_with_the_baseline_only():
     result = bench_baseline(FRESH_TEST)
     audited = result["audited"]
-    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (1985, 132, 4)
+    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (1985, 132, 6)
     naive = audited["naive"]["overall"]
-    assert naive["tp"] + naive["fn"] == 1472
-    assert (naive["tp"], naive["fp"], naive["fn"]) == (1412, 103, 60)
+    assert naive["tp"] + naive["fn"] == 1474
+    assert (naive["tp"], naive["fp"], naive["fn"]) == (1412, 103, 62)
 
 
 def test_an_author_field_of_punctuation_alone_is_title_first():

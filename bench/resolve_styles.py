@@ -17,9 +17,8 @@ citation_pmc_test2 (``pmc_test2``, a third sixth of the PMC file, resolve-15), c
 citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16), citation_pmc_test3
 (``pmc_test3``, a fourth sixth, resolve-16) and citation_fresh_test3 (``fresh_test3``, a third
 ninth, resolve-17), citation_fresh_test4 (``fresh_test4``, a fourth ninth, resolve-18) and
-citation_pmc_test4 (``pmc_test4``, a fifth sixth, resolve-18), the last two built side by side.
-citation_fresh_test5 (``fresh_test5``, a fifth ninth of LinkedBooks' training file, built and
-audited with the naive baseline only) is held out: to be scored once by the lead; do not tune on it.
+citation_pmc_test4 (``pmc_test4``, a fifth sixth, resolve-18), built side by side, and
+citation_fresh_test5 (``fresh_test5``, a fifth ninth, resolve-19).
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -83,7 +82,7 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # fresh_test3: citation_fresh_test3, LinkedBooks' third test split (scored once with resolve-17)
 # fresh_test4, pmc_test4: citation_fresh_test4 and citation_pmc_test4, LinkedBooks' fourth and the
 # PMC set's fourth test split (each scored once with resolve-18, a dev set since)
-# fresh_test5: citation_fresh_test5, LinkedBooks' fifth test split (held out: to be scored once)
+# fresh_test5: citation_fresh_test5, LinkedBooks' fifth test split (scored once with resolve-19)
 SPLITS = (
     "dev",
     "test",
@@ -376,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_fresh_test3, fresh_test4 for "
             "tests/data/real/citation_fresh_test4, pmc_test4 for "
             "tests/data/real/citation_pmc_test4, fresh_test5 for "
-            "tests/data/real/citation_fresh_test5 (held out: to be scored once) "
+            "tests/data/real/citation_fresh_test5 "
             "(default: %(default)s)"
         ),
     )

@@ -73,7 +73,7 @@ def _resolve(raw: str):
 
 
 def test_the_version_is_resolve_17_and_the_parser_split_8():
-    assert RESOLVER_VERSION == "resolve-19"
+    assert RESOLVER_VERSION == "resolve-20"
     assert SPLITTER_VERSION == "split-8"  # colon_authors, read by entry_parse too, reads more lists
 
 

@@ -68,7 +68,7 @@ def _best(raw: str):
 
 
 def test_the_version_is_resolve_18():
-    assert RESOLVER_VERSION == "resolve-19"
+    assert RESOLVER_VERSION == "resolve-20"
 
 
 def test_a_title_closed_only_by_in_is_accepted_with_its_author_printed_before_it():
@@ -102,6 +102,36 @@ def test_a_volume_the_entry_cites_a_chapter_of_keeps_its_review():
     m = _best(COZZI_CHAPTER)
     assert m.seed_id == "c00018" and m.band != "accept", m
     assert "printed after 'In'" in m.reason
+
+
+# Real container seeds of citation_styles' test split (seeds.test.jsonl) and its entries e06048 and
+# e00603: a chapter printed with its own title, then the edited volume it is in, the volume's
+# editor named right before the volume's title. resolve-18 and resolve-19 accepted the volume
+# here (the scan found its title, the editor read as its first author), against the field rules'
+# doubt; found by the lead's ninth reading of that split.
+EARLE = SeedTitle("c00257", "Workers and the State in Twentieth Century Nova Scotia", "1989-01-01", "Earle")
+HARTNER = SeedTitle("c00145", "Migration in Context: Literature, Culture & Language", None, "Hartner")
+MORTON_CHAPTER = (
+    'Morton, Suzanne. "The Halifax Relief Commission and Labour Relations during the Reconstruction of '
+    'Halifax, 1917-1919," Acadiensis, 18, 2 (Spring 1989), 73-93. Reprint in Michael Earle, ed., '
+    "Workers and the State in Twentieth Century Nova Scotia. Fredericton: Acadiensis Press, 1989."
+)
+HARTNER_CHAPTER = (
+    "Hartner, Marcus (forthcoming). \u201cImages of Home: National Stereotypes in Monica Ali\u2019s "
+    "Brick Lane, Chris Cleave\u2019s The Other Hand and Other Contemporary Fictions of Migration.\u201d "
+    "Marcus Hartner and Marion Schulte, eds. Migration in Context: Literature, Culture & Language. "
+    "Bielefeld: Aisthesis."
+)
+
+
+def test_an_edited_volume_printed_after_the_entrys_own_title_is_not_accepted_by_the_scan():
+    for raw, seed in ((MORTON_CHAPTER, EARLE), (HARTNER_CHAPTER, HARTNER)):
+        matches = SeedIndex([seed], Thresholds()).resolve(raw)
+        assert matches and matches[0].seed_id == seed.arxiv_id, matches
+        assert matches[0].band != "accept", matches[0]
+        assert "printed as an edited volume (editors next to it) after a title of the entry's own" in (
+            matches[0].reason
+        )
 
 
 def test_a_shorter_title_carried_on_by_lower_case_words_is_not_accepted():

@@ -82,7 +82,7 @@ def _best(raw: str, seeds=SEEDS):
 
 
 def test_the_version_is_resolve_19():
-    assert RESOLVER_VERSION == "resolve-19"
+    assert RESOLVER_VERSION == "resolve-20"
 
 
 def test_a_greek_letter_dropped_before_a_number_is_no_sequel():

@@ -74,6 +74,16 @@ _NUMERO = re.compile(r"(?<![^\W\d_])([Nn])\.?\s?[\u00ba\u00b0\u00aa]")
 _GLUED_CLOSING_QUOTE = re.compile(r"(?<=\d)\u2019(?=[^\W\d_]{2})")
 
 
+# A title between single curly quotes ("Burgess, ‘A Fond Thing Vainly Invented ... England’ in S
+# Wright ed., Parish"): the closing quote ends the field as a double quote would. Alone, both marks
+# are apostrophes and dropped ("d’Assise", "students’"), so "England’ in S Wright ed" ran on into
+# the container's editor; only a pair is read: an opening mark at a word's start, closed by a mark
+# no letter follows (an elision inside, "d’Assise", stays an apostrophe) (resolve-21).
+_SINGLE_QUOTED = re.compile(
+    r"(?<![^\s(\[,;:])\u2018(?=[^\W\d_])((?:[^\u2018\u2019]|\u2019(?=[^\W\d_]))+?)\u2019(?![^\W\d_])"
+)
+
+
 # An Italian century printed as a numeral after an elision mark ("nel ‘300", "il '900"): the same
 # word as its name ("nel Trecento"), which is how the other printings of such a title spell it
 # (resolve-13).
@@ -86,10 +96,22 @@ _CENTURY_NAMES = dict(zip("23456789", _CENTURY_TEXT.split(), strict=True))
 _GLUED_YEAR = re.compile(r"(?<![\w/.])((?:1[5-9]|20)\d\d)(?=[A-Z][a-z]{2,})")
 
 
+# An entry opening with initials and a surname in capitals, the title right after it with no
+# punctuation ("B. CECCHETTI Vita dei veneziani nel 1300, Venezia 1885", "U. PROCACCE La casa
+# Buonarroti"): the capitals end the author field, so a field boundary is read there, as the comma
+# other entries print (resolve-21). Only at the start, with initials: a title opening with an
+# acronym ("NATO Expansion ...") has none.
+_CAPITALS_AUTHOR = re.compile(
+    r"^(\s*(?:[A-Z]\.\s*){1,3}[A-ZÀ-Þ][A-ZÀ-Þ'’-]{2,})\s+(?=[A-ZÀ-Þ](?:[a-zà-ÿ'’]|\s)|[«\"“‘])"
+)
+
+
 def _printed_forms(text: str) -> str:
-    """resolve-13's printed forms: a century numeral read as its name, a glued year closed."""
+    """resolve-13's printed forms: a century numeral read as its name, a glued year closed; and
+    resolve-21's author in capitals closed before an unpunctuated title."""
     if "00" in text:
         text = _CENTURY_NUMERAL.sub(lambda m: " " + _CENTURY_NAMES[m.group(1)], text)
+    text = _CAPITALS_AUTHOR.sub(r"\1, ", text)
     return _GLUED_YEAR.sub(r"\1. ", text)
 
 
@@ -105,6 +127,8 @@ def _prepare(text: str, keep_case: bool = False, printed_signs: bool = True) -> 
     text = _DASHES.sub("", text)
     if printed_signs and "\u2019" in text:
         text = _GLUED_CLOSING_QUOTE.sub('" ', text)
+    if printed_signs and "\u2018" in text:
+        text = _SINGLE_QUOTED.sub(r'"\1"', text)
     return _APOSTROPHES.sub("", text)
 
 

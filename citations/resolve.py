@@ -195,7 +195,10 @@ from reflong.common.dois import split_dois
 #    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
 #    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-RESOLVER_VERSION = "resolve-20"
+# 21: a title between single curly quotes closes its field ("England’ in S Wright ed."); a number
+#    after a volume word ("vol. 2: The Dialectics ...") places the volume's own title in a set, no
+#    sequel mark; an author in capitals after initials ("B. CECCHETTI Vita dei ...") closes its field.
+RESOLVER_VERSION = "resolve-21"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -1162,6 +1165,27 @@ class SeedIndex:
             first,
         )
 
+    def _late_accept(
+        self, seed: _Seed, out: list[Match], reason: str, score: float, author: str, at: int
+    ) -> Match:
+        """The accept a late rule gives ``seed`` where the field rules held its edge back: the
+        held edge's method and score are kept, and its reason is quoted so an auditor sees what
+        the field rules doubted and what overruled them. ``score`` stands in where none was held."""
+        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
+        if held is not None and held.reason:
+            reason += f" (the field rules held it: {held.reason})"
+        return Match(
+            seed.info.arxiv_id,
+            held.method if held is not None else "title",
+            self.thresholds.accept,
+            "accept",
+            held.title_score if held is not None else score,
+            author,
+            reason,
+            [reason],
+            at,
+        )
+
     def _cit_back_reference(self, ref: _Ref, out: list[Match]) -> Match | None:
         """An accept for a footnote's back-reference "Dal Pane, Il tramonto, cit., p. 68." to the
         one candidate seed of that author whose title opens with the printed head
@@ -1190,20 +1214,7 @@ class SeedIndex:
         reason = cbr.NOTE.format(name=name, head=head)
         if years:
             reason += f"; the seed's year {seed.year} printed"
-        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
-        if held is not None and held.reason:
-            reason += f" (the field rules held it: {held.reason})"
-        return Match(
-            seed.info.arxiv_id,
-            held.method if held is not None else "title",
-            self.thresholds.accept,
-            "accept",
-            held.title_score if held is not None else self.thresholds.accept,
-            "match",
-            reason,
-            [reason],
-            0,
-        )
+        return self._late_accept(seed, out, reason, self.thresholds.accept, "match", 0)
 
     def _cit_unnamed(self, ref: _Ref, out: list[Match]) -> Match | None:
         """``_cit_back_reference`` for a head printed without a name and marked as cut ("La
@@ -1223,20 +1234,7 @@ class SeedIndex:
         reason = cbr.NOTE_UNNAMED.format(head=head)
         if years:
             reason += f"; the seed's year {seed.year} printed"
-        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
-        if held is not None and held.reason:
-            reason += f" (the field rules held it: {held.reason})"
-        return Match(
-            seed.info.arxiv_id,
-            held.method if held is not None else "title",
-            self.thresholds.accept,
-            "accept",
-            held.title_score if held is not None else self.thresholds.accept,
-            "unknown",
-            reason,
-            [reason],
-            0,
-        )
+        return self._late_accept(seed, out, reason, self.thresholds.accept, "unknown", 0)
 
     def _author_after_title(self, ref: _Ref, cands: list[int], out: list[Match]) -> Match | None:
         """An accept for a short seed title that opens the entry with its first author printed
@@ -1255,20 +1253,7 @@ class SeedIndex:
         if len(found) != 1:
             return None
         seed, reason = found[0]
-        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
-        if held is not None and held.reason:
-            reason += f" (the field rules held it: {held.reason})"
-        return Match(
-            seed.info.arxiv_id,
-            held.method if held is not None else "title",
-            self.thresholds.accept,
-            "accept",
-            held.title_score if held is not None else self.thresholds.accept,
-            "match",
-            reason,
-            [reason],
-            0,
-        )
+        return self._late_accept(seed, out, reason, self.thresholds.accept, "match", 0)
 
     def _scan_agreement(self, ref: _Ref, cands: list[int], out: list[Match]) -> Match | None:
         """An accept for the seed the naive scan finds in the raw string where no rule accepted
@@ -1320,21 +1305,8 @@ class SeedIndex:
             # Another part, edition or version ("Part 2:", "(7th edition)", "DS16:"), or another
             # volume of a numbered work ("Volumen V" for the seed's "Volumen I": ``part_numbers``).
             return None
-        held = next((m for m in out if m.seed_id == seed.info.arxiv_id), None)
         reason = sa.note(best, printed, seed.year, ref.years)
-        if held is not None and held.reason:
-            reason += f" (the field rules held it: {held.reason})"
-        return Match(
-            seed.info.arxiv_id,
-            held.method if held is not None else "title",
-            self.thresholds.accept,
-            "accept",
-            held.title_score if held is not None else best,
-            "match",
-            reason,
-            [reason],
-            first,
-        )
+        return self._late_accept(seed, out, reason, best, "match", first)
 
     def resolve_list(
         self, entries: Sequence[ParsedEntry | str], exclude: Collection[str] = ()

@@ -307,6 +307,11 @@ def leading_sequel(words: list[str], bounds: list[bool], first: int) -> set[str]
     if first == 0 or bounds[first - 1]:
         return set()
     prev = words[first - 1]
+    if first >= 2 and words[first - 2] in VOLUME_WORDS and words[first - 2] not in _PART_WORDS:
+        # "Of Revelation and Revolution, vol. 2: The Dialectics of Modernity ...": the number
+        # places the run, the volume's own title, in a set; the seed names that volume. A part
+        # stays a sequel ("Part 2: Probabilistic semantics of programs") (resolve-21).
+        return set()
     return {prev} if _SEQUEL_MARK.match(prev) or prev in _SEQUEL_ROMAN else set()
 
 

@@ -33,7 +33,7 @@ def _best(seed: SeedTitle, ref: str):
 
 
 def test_the_version_is_resolve_14():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- 1. an author list closed by a colon: the parse ----------------------------------------------

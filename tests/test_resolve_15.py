@@ -46,7 +46,7 @@ def _entry(entry_id: str) -> dict:
 
 
 def test_the_versions_are_resolve_15_and_split_7():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
     assert SPLITTER_VERSION == "split-8"  # resolve-15 read more colon-closed lists, resolve-17 more still
 
 

@@ -73,7 +73,7 @@ def _resolve(raw: str):
 
 
 def test_the_version_is_resolve_17_and_the_parser_split_8():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
     assert SPLITTER_VERSION == "split-8"  # colon_authors, read by entry_parse too, reads more lists
 
 
@@ -291,8 +291,9 @@ def test_the_second_footnote_split_gains_recall_and_loses_two_false_accepts():
         assert figures["precision"] >= 0.995, (style, figures)
     # resolve-16 (the lead's one run): fp 4, fn 68 (P 0.9971 R 0.9525; surname_initials P 0.991).
     # resolve-17: fp 2, fn 60; resolve-18 (scan_agreement): fn 54; resolve-19
-    # (cit_back_reference, "V. Baracchi, Le carte, cit."): fn 53.
-    assert (ours["overall"].get("fp", 0), ours["overall"].get("fn", 0)) == (2, 53)
+    # (cit_back_reference, "V. Baracchi, Le carte, cit."): fn 53; resolve-21 ("U. PROCACCE La casa
+    # Buonarroti": an author in capitals closes its field): fn 52.
+    assert (ours["overall"].get("fp", 0), ours["overall"].get("fn", 0)) == (2, 52)
     assert ours["surname_initials"]["precision"] == 1.0
 
 

@@ -68,7 +68,7 @@ def _best(raw: str):
 
 
 def test_the_version_is_resolve_18():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_a_title_closed_only_by_in_is_accepted_with_its_author_printed_before_it():

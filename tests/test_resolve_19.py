@@ -50,7 +50,7 @@ CESSI = SeedTitle(
 )
 BRUNETTA = SeedTitle("w00894", "La politica, in Venezia", "1986-01-01", "Brunetta")
 PEZZOLO = SeedTitle("w00981", "L’economia, cit", None, "Pezzolo")
-FRESH_TEST4 = (1433, 0, 43)  # tp, fp, fn audited (resolve-19)
+FRESH_TEST4 = (1434, 0, 42)  # tp, fp, fn audited (resolve-19: 1433, 0, 43; resolve-21: "A. CASTAGNETTA")
 SEEDS = [BUKIYA, LAGOUGE, CRESCENZIO, BRAUN, DAL_PANE, TRAMONTO_REPUBBLICA, CESSI, BRUNETTA, PEZZOLO]
 
 # q01879 (resolve-18: no edge at all) and q00087 (resolve-18: review, title field score 88.9).
@@ -82,7 +82,7 @@ def _best(raw: str, seeds=SEEDS):
 
 
 def test_the_version_is_resolve_19():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_a_greek_letter_dropped_before_a_number_is_no_sequel():

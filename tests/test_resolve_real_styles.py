@@ -211,7 +211,7 @@ def test_another_volume_of_a_series_is_not_the_series():
 
 
 def test_resolver_version_says_what_changed():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_physics_contribution_in_a_book_is_the_book_when_its_author_is_the_seeds():

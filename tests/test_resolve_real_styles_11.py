@@ -300,4 +300,4 @@ def test_a_main_title_without_author_or_year_is_not_enough():
 
 
 def test_resolver_version_is_11():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"

@@ -143,7 +143,7 @@ def test_a_law_cited_with_another_numero_sign_is_accepted():
 
 
 def test_resolver_version_is_12():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- a seed whose title is a person's name ---------------------------------------------------------

@@ -39,7 +39,7 @@ def _best(seed: SeedTitle, ref: str):
 
 
 def test_the_version_is_resolve_13():
-    assert RESOLVER_VERSION == "resolve-20"
+    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- 1. an earlier version: a technical report, or a long title ------------------------------------

@@ -84,6 +84,12 @@ _SINGLE_QUOTED = re.compile(
 )
 
 
+# An em dash with a space on each side between fields ("Micfaolo Amari —· Storia dei Musulmani di
+# Sicilia, Firenze", "Riebet — Trattato pratico di anatomia"): older footnotes print it where others
+# print a comma, so it is a field boundary; a dash inside a word joins it as before (resolve-21).
+_SPACED_DASH = re.compile(r"\s[-\u2013\u2014]*\u2014[-\u2013\u2014\u00b7]*\s")
+
+
 # An Italian century printed as a numeral after an elision mark ("nel ‘300", "il '900"): the same
 # word as its name ("nel Trecento"), which is how the other printings of such a title spell it
 # (resolve-13).
@@ -124,6 +130,8 @@ def _prepare(text: str, keep_case: bool = False, printed_signs: bool = True) -> 
     text = _LATEX_CMD.sub(" ", text)
     text = _LATEX_OTHER.sub(" ", text)
     text = (_HYPHEN_BREAK_CASED if keep_case else _HYPHEN_BREAK).sub("", text)
+    if printed_signs and "\u2014" in text:
+        text = _SPACED_DASH.sub(" ; ", text)
     text = _DASHES.sub("", text)
     if printed_signs and "\u2019" in text:
         text = _GLUED_CLOSING_QUOTE.sub('" ', text)

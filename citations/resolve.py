@@ -197,7 +197,8 @@ from reflong.common.dois import split_dois
 # 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
 # 21: a title between single curly quotes closes its field ("England’ in S Wright ed."); a number
 #    after a volume word ("vol. 2: The Dialectics ...") places the volume's own title in a set, no
-#    sequel mark; an author in capitals after initials ("B. CECCHETTI Vita dei ...") closes its field.
+#    sequel mark; an author in capitals after initials ("B. CECCHETTI Vita dei ...") closes its field,
+#    and so does an em dash with a space on each side ("Amari —· Storia dei Musulmani").
 RESOLVER_VERSION = "resolve-21"
 
 _STOPWORD_TEXT = (

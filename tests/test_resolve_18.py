@@ -188,5 +188,6 @@ def test_prose_remark_walks_the_fields_through_title_evidence_with_a_skip():
 def test_fresh_test3_audited_after_resolve_18():
     # Before (resolve-17, with the Rösch erratum): P 1.0 R 0.9611 (tp 1,432, fn 58); naive 0.9557 / 0.9698.
     ours = bench_ours("citation_fresh_test3", "fresh_test3", naive=False)["audited"]["ours"]
-    assert (ours["overall"]["tp"], ours["overall"].get("fp", 0), ours["overall"]["fn"]) == (1440, 0, 50)
+    # resolve-21 (a spaced em dash between fields, "Cavalcasene e J. A. Crowe -— Tiziano, ..."): fn 48.
+    assert (ours["overall"]["tp"], ours["overall"].get("fp", 0), ours["overall"]["fn"]) == (1442, 0, 48)
     assert all(s["precision"] >= 0.995 for s in ours.values())

@@ -8,7 +8,10 @@ Each case is a real reference string with its real seed from the same set. resol
 - a volume's own title after its number in a set ("Of Revelation and Revolution, vol. 2: The
   Dialectics of Modernity ...") as a sequel numbered 2 of the seed, and dropped the edge;
 - an author in capitals after initials with the title glued on ("B. CECCHETTI Vita dei veneziani
-  nel 1300, Venezia 1885") as one field, held in review at a title score of 84.4.
+  nel 1300, Venezia 1885") as one field, held in review at a title score of 84.4;
+- an em dash printed with spaces between author and title ("Micfaolo Amari —· Storia dei
+  Musulmani di Sicilia, Firenze-L Mounier, 1854") as nothing at all: dashes join words, so name and
+  title were one field (score 80.5, review).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ COMAROFF = SeedTitle(
 )
 CECCHETTI = SeedTitle("w01756", "Vita dei veneziani nel 1300", "1885-01-01", None)
 MOLMENTI = SeedTitle("w00170", "Calli e canali di Venezia", "1883-01-01", None)
-SEEDS = [BURGESS, PARISH, COMAROFF, CECCHETTI, MOLMENTI]
+AMARI = SeedTitle("w01484", "Storia dei Musulmani di Sicilia", "1854-01-01", None)  # citation_fresh_test
+SEEDS = [BURGESS, PARISH, COMAROFF, CECCHETTI, MOLMENTI, AMARI]
 
 BURGESS_RAW = (
     "C Burgess, ‘A Fond Thing Vainly Invented: an Essay on Purgatory and Pious Motive in late Medieval "
@@ -96,6 +100,19 @@ def test_an_author_in_capitals_after_initials_closes_its_field():
     assert not any(words_with_boundaries("NATO Expansion and the Baltic States")[1])
     # Capitals followed by more capitals (another name) or a comma: read as before.
     assert not words_with_boundaries("B. CECCHETTI E. MOLMENTI")[1][1]
+
+
+def test_a_spaced_em_dash_between_fields_is_a_boundary():
+    m = _best(
+        "Micfaolo Amari —· Storia dei Musulmani di Sicilia, Firenze-L Mounier, 1854, Voi. 1. pag. 59 e segg."
+    )
+    assert (m.seed_id, m.band) == ("w01484", "accept"), m
+    words, bounds = words_with_boundaries("Riebet — Trattato pratico di anatomia medico-chirurgica pag. 693")
+    assert words[:5] == ["riebet", "trattato", "pratico", "di", "anatomia"] and bounds[0]
+    # A dash inside a word or a hyphen between words joins them as before.
+    words, bounds = words_with_boundaries("Sozial-und Wirtschaftsgeschichte, anatomia medico-chirurgica")
+    assert words == ["sozialund", "wirtschaftsgeschichte", "anatomia", "medicochirurgica"]
+    assert bounds == [False, True, False, False]
 
 
 def test_the_fifth_footnote_split_gains_two():

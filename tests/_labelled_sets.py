@@ -28,6 +28,7 @@ from reflong.citations.entry_parse import parse_entry
 from reflong.citations.normalize import norm
 
 REPO = Path(__file__).resolve().parents[1]
+REAL = REPO / "tests" / "data" / "real"  # the committed labelled sets
 BENCH = REPO / "bench"
 RESOLVE_STYLES = BENCH / "resolve_styles.py"
 # A row of a SOURCES.md per-style table: | style | entries | gold pairs | left out by the audit |
@@ -90,6 +91,16 @@ class Builder:
             not (self.snapshot / "HEAD").is_file(),
             reason=f"needs the {self.repo_name} snapshot at {self.snapshot} (set {self.env})",
         )
+
+
+def sets_built_before(own: LabelledSet, later: tuple[str, ...]) -> tuple[Path, ...]:
+    """Every other set in tests/data/real today but ``later`` (those built after ``own``): the
+    prior sets ``own``'s builder names, so its rebuild never depends on a newer set."""
+    return tuple(
+        p
+        for p in sorted(REAL.glob("citation_*"))
+        if p.is_dir() and p.name != own.name and p.name not in later
+    )
 
 
 def bench_module(name: str):

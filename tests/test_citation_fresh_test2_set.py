@@ -17,8 +17,7 @@ import gzip
 import json
 
 from _labelled_sets import (
-    REPO,
-    Builder,
+    REAL,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -33,7 +32,9 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
+from test_citation_fresh_set import BUILDER
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH_TEST2 = LabelledSet(
@@ -51,14 +52,6 @@ FRESH_TEST2 = LabelledSet(
     },
 )
 FRESH_TEST = LabelledSet("citation_fresh_test", split="fresh_test", source="linkedbooks", style_counts={})
-BUILDER = Builder(
-    "build_citation_fresh",
-    flag="--linkedbooks",
-    env="REFLONG_LINKEDBOOKS_GIT",
-    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
-    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
-)
-REAL = REPO / "tests" / "data" / "real"
 # Sets built after this split (citation_pmc_test3, from another source, beside it;
 # citation_fresh_test3, citation_fresh_test4, citation_pmc_test4, citation_fresh_test5): its rebuild
 # must not depend on them
@@ -69,16 +62,6 @@ LATER_SETS: tuple[str, ...] = (
     "citation_pmc_test4",
     "citation_fresh_test5",
 )
-
-
-def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today but those built later; the builder names them
-    (``TEST2_PRIOR_SETS``)."""
-    return tuple(
-        p
-        for p in sorted(REAL.glob("citation_*"))
-        if p.is_dir() and p.name != FRESH_TEST2.name and p.name not in LATER_SETS
-    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -114,7 +97,7 @@ def test_test2_is_the_next_residue_and_its_own_id_letter():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = _earlier_sets()
+    earlier = sets_built_before(FRESH_TEST2, LATER_SETS)
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST2_PRIOR_SETS) and REAL / "citation_fresh_test" in earlier
     assert fresh.PARTS["test2"].prior_sets == fresh.TEST2_PRIOR_SETS

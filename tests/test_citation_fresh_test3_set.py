@@ -18,8 +18,7 @@ import gzip
 import json
 
 from _labelled_sets import (
-    REPO,
-    Builder,
+    REAL,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -34,7 +33,9 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
+from test_citation_fresh_set import BUILDER
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH_TEST3 = LabelledSet(
@@ -53,26 +54,8 @@ FRESH_TEST3 = LabelledSet(
 )
 FRESH_TEST = LabelledSet("citation_fresh_test", split="fresh_test", source="linkedbooks", style_counts={})
 FRESH_TEST2 = LabelledSet("citation_fresh_test2", split="fresh_test2", source="linkedbooks", style_counts={})
-BUILDER = Builder(
-    "build_citation_fresh",
-    flag="--linkedbooks",
-    env="REFLONG_LINKEDBOOKS_GIT",
-    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
-    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
-)
-REAL = REPO / "tests" / "data" / "real"
 # Sets built after this split: its rebuild must not depend on them
 LATER_SETS: tuple[str, ...] = ("citation_fresh_test4", "citation_pmc_test4", "citation_fresh_test5")
-
-
-def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today but those built later; the builder names them
-    (``TEST3_PRIOR_SETS``)."""
-    return tuple(
-        p
-        for p in sorted(REAL.glob("citation_*"))
-        if p.is_dir() and p.name != FRESH_TEST3.name and p.name not in LATER_SETS
-    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -109,7 +92,7 @@ def test_test3_is_the_third_residue_and_its_own_id_letter():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = _earlier_sets()
+    earlier = sets_built_before(FRESH_TEST3, LATER_SETS)
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST3_PRIOR_SETS)
     assert {REAL / "citation_fresh_test2", REAL / "citation_pmc_test3"} <= set(earlier)

@@ -18,8 +18,7 @@ import gzip
 import json
 
 from _labelled_sets import (
-    REPO,
-    Builder,
+    REAL,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -34,7 +33,9 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
+from test_citation_fresh_set import BUILDER
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH_TEST4 = LabelledSet(
@@ -56,27 +57,9 @@ EARLIER_SAMPLES = {
     1: LabelledSet("citation_fresh_test2", split="fresh_test2", source="linkedbooks", style_counts={}),
     2: LabelledSet("citation_fresh_test3", split="fresh_test3", source="linkedbooks", style_counts={}),
 }
-BUILDER = Builder(
-    "build_citation_fresh",
-    flag="--linkedbooks",
-    env="REFLONG_LINKEDBOOKS_GIT",
-    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
-    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
-)
-REAL = REPO / "tests" / "data" / "real"
 # Sets built after this split: its rebuild must not depend on them (citation_pmc_test4 built
 # beside it, from another source; citation_fresh_test5, the next residue)
 LATER_SETS: tuple[str, ...] = ("citation_pmc_test4", "citation_fresh_test5")
-
-
-def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today but those built later; the builder names them
-    (``TEST4_PRIOR_SETS``)."""
-    return tuple(
-        p
-        for p in sorted(REAL.glob("citation_*"))
-        if p.is_dir() and p.name != FRESH_TEST4.name and p.name not in LATER_SETS
-    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -106,7 +89,7 @@ def test_test4_is_the_fourth_residue_and_its_own_id_letter():
     assert (fresh.PARTS["test3"].residue, fresh.PARTS["test3"].merge_with) == (2, (0, 1))  # test3 as it was
     assert len({p.prefix for p in fresh.PARTS.values()}) == len(fresh.PARTS)
     # no committed set uses the letter q for its entry ids
-    for folder in _earlier_sets():
+    for folder in sets_built_before(FRESH_TEST4, LATER_SETS):
         for path in folder.glob("entries.*.jsonl.gz"):
             assert not any(
                 json.loads(line)["id"].startswith("q")
@@ -120,7 +103,7 @@ def test_test4_is_the_fourth_residue_and_its_own_id_letter():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = _earlier_sets()
+    earlier = sets_built_before(FRESH_TEST4, LATER_SETS)
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST4_PRIOR_SETS) == set(fresh.PARTS["test4"].prior_sets)
     assert REAL / "citation_fresh_test3" in earlier

@@ -19,8 +19,6 @@ import sys
 
 from _labelled_sets import (
     BENCH,
-    REPO,
-    Builder,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -35,7 +33,9 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
+from test_citation_fresh_set import BUILDER
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH_TEST = LabelledSet(
@@ -52,14 +52,6 @@ FRESH_TEST = LabelledSet(
         "title_first": (520, 400),
     },
 )
-BUILDER = Builder(
-    "build_citation_fresh",
-    flag="--linkedbooks",
-    env="REFLONG_LINKEDBOOKS_GIT",
-    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
-    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
-)
-REAL = REPO / "tests" / "data" / "real"
 
 
 # Sets built after this split (its rebuild must not depend on them)
@@ -71,16 +63,6 @@ LATER_SETS = (
     "citation_pmc_test4",
     "citation_fresh_test5",
 )
-
-
-def _earlier_sets() -> tuple:
-    """Every other set in tests/data/real today but those built later; the builder names them
-    (``TEST_PRIOR_SETS``)."""
-    return tuple(
-        p
-        for p in sorted(REAL.glob("citation_*"))
-        if p.is_dir() and p.name != FRESH_TEST.name and p.name not in LATER_SETS
-    )
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -96,7 +78,7 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = _earlier_sets()
+    earlier = sets_built_before(FRESH_TEST, LATER_SETS)
     assert set(earlier) == set(bench_module("build_citation_fresh").TEST_PRIOR_SETS)
     assert_no_work_of_the_prior_sets(FRESH_TEST, "build_citation_fresh", earlier)
     fresh = bench_module("build_citation_fresh")

@@ -32,6 +32,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
@@ -1195,27 +1196,43 @@ class SeedIndex:
         if shape is None:
             return self._cit_unnamed(ref, out)
         name, surname, head, years = shape
-        if self.titled[head]:
-            return None  # the head is a whole title of its own: another work
         # The seed's own key words need not be printed (a head is its first words): every seed
         # of the printed author is looked at, not only the candidates.
-        by_author = self.__dict__.get("_by_author")
-        if by_author is None:
-            by_author = defaultdict(list)
-            for sd in self.seeds:
-                if sd.author_last:
-                    by_author[sd.author_last].append(sd)
-            self.__dict__["_by_author"] = by_author
-        own = [sd for sd in by_author.get(surname, ()) if cbr.opens_with(sd.plain, head)]
+        return self._back_reference_accept(
+            self._seeds_by_author.get(surname, ()),
+            head,
+            years,
+            cbr.NOTE.format(name=name, head=head),
+            "match",
+            out,
+        )
+
+    @cached_property
+    def _seeds_by_author(self) -> dict[str, list[_Seed]]:
+        """Seeds by their first author's surname, built on the first back-reference read (most
+        lists have none, so an index does not pay for it up front)."""
+        by_author: dict[str, list[_Seed]] = defaultdict(list)
+        for sd in self.seeds:
+            if sd.author_last:
+                by_author[sd.author_last].append(sd)
+        return by_author
+
+    def _back_reference_accept(
+        self, pool: Iterable[_Seed], head: str, years: list[int], note: str, author: str, out: list[Match]
+    ) -> Match | None:
+        """The accept for a back-reference's printed ``head``: the one seed of ``pool`` whose title
+        opens with it, not a numbered volume, its year among any printed. None where the head is a
+        whole title of its own (another work), or no seed or more than one opens so."""
+        if self.titled[head]:
+            return None
+        own = [sd for sd in pool if cbr.opens_with(sd.plain, head)]
         if len(own) != 1 or cbr.numbered(own[0].plain):
-            return None  # two works of the author open so; a volume of a set the head cannot tell
+            return None  # two works open so; a volume of a set the head cannot tell
         seed = own[0]
         if years and (seed.year is None or seed.year not in years):
             return None
-        reason = cbr.NOTE.format(name=name, head=head)
-        if years:
-            reason += f"; the seed's year {seed.year} printed"
-        return self._late_accept(seed, out, reason, self.thresholds.accept, "match", 0)
+        reason = note + (f"; the seed's year {seed.year} printed" if years else "")
+        return self._late_accept(seed, out, reason, self.thresholds.accept, author, 0)
 
     def _cit_unnamed(self, ref: _Ref, out: list[Match]) -> Match | None:
         """``_cit_back_reference`` for a head printed without a name and marked as cut ("La
@@ -1224,18 +1241,9 @@ class SeedIndex:
         if shape is None:
             return None
         head, years = shape
-        if self.titled[head]:
-            return None
-        opening = [sd for sd in self.seeds if cbr.opens_with(sd.plain, head)]
-        if len(opening) != 1 or cbr.numbered(opening[0].plain):
-            return None
-        seed = opening[0]
-        if years and (seed.year is None or seed.year not in years):
-            return None
-        reason = cbr.NOTE_UNNAMED.format(head=head)
-        if years:
-            reason += f"; the seed's year {seed.year} printed"
-        return self._late_accept(seed, out, reason, self.thresholds.accept, "unknown", 0)
+        return self._back_reference_accept(
+            self.seeds, head, years, cbr.NOTE_UNNAMED.format(head=head), "unknown", out
+        )
 
     def _author_after_title(self, ref: _Ref, cands: list[int], out: list[Match]) -> Match | None:
         """An accept for a short seed title that opens the entry with its first author printed

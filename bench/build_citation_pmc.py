@@ -1,7 +1,7 @@
 """Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
 set) and, from other shares of the same file, its TEST splits citation_pmc_test/ (scored once,
 read since), citation_pmc_test2/ (scored once, resolve-15), citation_pmc_test3/ (scored once,
-resolve-16) and citation_pmc_test4/ (held out).
+resolve-16), citation_pmc_test4/ (scored once, resolve-18) and citation_pmc_test5/ (held out).
 
     python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
@@ -40,7 +40,10 @@ main before it (shares 0-2, the four older sets and LinkedBooks' citation_fresh_
 once (resolve-16), a dev set since. Share 4 is the FOURTH, held-out test split,
 tests/data/real/citation_pmc_test4, split ``pmc_test4`` (entry ids ``x...``: ``w`` is every set's
 seed-id letter), leaving out every work and string of all eleven citation_* sets on main before
-it: to be scored once by the lead, never tuned on. Share 5 is unread and stays so. ``--split`` renames the written split (the share's own by default).
+it; scored once (resolve-18), a dev set since. Share 5 is the FIFTH and last test split,
+tests/data/real/citation_pmc_test5, split ``pmc_test5`` (entry ids ``y...``), leaving out every
+work and string of all fourteen citation_* sets on main before it: to be scored once by the lead
+(resolve-21), never tuned on. ``--split`` renames the written split (the share's own by default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
@@ -95,10 +98,10 @@ class Share:
     prior_sets: tuple[Path, ...]
 
 
-# The dev share (read, tuned on), the first, second and third test shares (each scored once, then
-# read: dev sets too) and the fourth, UNREAD test share. Each share leaves out the works and
+# The dev share (read, tuned on), the first to fourth test shares (each scored once, then read:
+# dev sets too) and the fifth, UNREAD test share. Each share leaves out the works and
 # strings of every set built before it, so a title or string read or tuned on is never a test
-# seed. Share 5 is not built.
+# seed.
 SHARES = {
     0: Share(REAL / "citation_pmc", SPLIT, "g", PRIOR_SETS),
     1: Share(REAL / "citation_pmc_test", "pmc_test", "t", (*PRIOR_SETS, REAL / "citation_pmc")),
@@ -138,6 +141,27 @@ SHARES = {
             REAL / "citation_pmc_test3",
             REAL / "citation_fresh_test2",
             REAL / "citation_fresh_test3",
+        ),
+    ),
+    # the FIFTH and last test share, unread until built (issue 19, at resolve-21): every
+    # citation_* set on main before it (the fourth's, pmc_test4 and LinkedBooks' fresh_test4 and
+    # fresh_test5), named, not globbed. Entry ids ``y...``: the one letter no set uses
+    5: Share(
+        REAL / "citation_pmc_test5",
+        "pmc_test5",
+        "y",
+        (
+            *PRIOR_SETS,
+            REAL / "citation_pmc",
+            REAL / "citation_pmc_test",
+            REAL / "citation_pmc_test2",
+            REAL / "citation_fresh_test",
+            REAL / "citation_pmc_test3",
+            REAL / "citation_fresh_test2",
+            REAL / "citation_fresh_test3",
+            REAL / "citation_fresh_test4",
+            REAL / "citation_pmc_test4",
+            REAL / "citation_fresh_test5",
         ),
     ),
 }
@@ -350,14 +374,15 @@ def share_options() -> argparse.ArgumentParser:
             "1 the first test split tests/data/real/citation_pmc_test (scored once, read since), "
             "2 the second test split tests/data/real/citation_pmc_test2 (scored once, resolve-15), "
             "3 the third test split tests/data/real/citation_pmc_test3 (scored once, resolve-16), "
-            "4 the fourth test split tests/data/real/citation_pmc_test4 (held out: to be scored "
+            "4 the fourth test split tests/data/real/citation_pmc_test4 (scored once, resolve-18), "
+            "5 the fifth test split tests/data/real/citation_pmc_test5 (held out: to be scored "
             "once by the lead, never tuned on) (default: %(default)s)"
         ),
     )
     ap.add_argument(
         "--split",
         default=None,
-        help="the split name written (default: the share's, pmc, pmc_test, pmc_test2, pmc_test3 or pmc_test4)",
+        help="the split name written (default: the share's: pmc or pmc_test, pmc_test2 ... pmc_test5)",
     )
     return ap
 

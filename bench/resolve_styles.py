@@ -18,7 +18,8 @@ citation_fresh_test2 (``fresh_test2``, another ninth, resolve-16), citation_pmc_
 (``pmc_test3``, a fourth sixth, resolve-16) and citation_fresh_test3 (``fresh_test3``, a third
 ninth, resolve-17), citation_fresh_test4 (``fresh_test4``, a fourth ninth, resolve-18) and
 citation_pmc_test4 (``pmc_test4``, a fifth sixth, resolve-18), built side by side, and
-citation_fresh_test5 (``fresh_test5``, a fifth ninth, resolve-19).
+citation_fresh_test5 (``fresh_test5``, a fifth ninth, resolve-19), and citation_pmc_test5
+(``pmc_test5``, the last sixth, built at resolve-21).
 ``--no-ours`` scores the naive baseline only, to check a new set's conversion without looking at
 the resolver.
 
@@ -83,6 +84,7 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # fresh_test4, pmc_test4: citation_fresh_test4 and citation_pmc_test4, LinkedBooks' fourth and the
 # PMC set's fourth test split (each scored once with resolve-18, a dev set since)
 # fresh_test5: citation_fresh_test5, LinkedBooks' fifth test split (scored once with resolve-19)
+# pmc_test5: citation_pmc_test5, the PMC set's fifth and last test split (built at resolve-21)
 SPLITS = (
     "dev",
     "test",
@@ -99,6 +101,7 @@ SPLITS = (
     "fresh_test4",
     "pmc_test4",
     "fresh_test5",
+    "pmc_test5",
 )
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
@@ -375,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests/data/real/citation_fresh_test3, fresh_test4 for "
             "tests/data/real/citation_fresh_test4, pmc_test4 for "
             "tests/data/real/citation_pmc_test4, fresh_test5 for "
-            "tests/data/real/citation_fresh_test5 "
+            "tests/data/real/citation_fresh_test5, pmc_test5 for "
+            "tests/data/real/citation_pmc_test5 "
             "(default: %(default)s)"
         ),
     )

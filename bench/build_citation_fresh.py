@@ -71,6 +71,7 @@ import sys
 import tarfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from build_citation_styles import (
@@ -404,9 +405,13 @@ def _names(author: str) -> frozenset[str]:
     return frozenset(w for w in norm(first).split() if len(w) >= 3)
 
 
+# Cached like ``set_norm``: ``merge_works`` folds the same surnames millions of times.
+_fold = cache(fold)
+
+
 def _same_author(a: dict, b: dict) -> bool:
     """The same first author: equal surnames, or one's surname among the other's name words."""
-    sa, sb = fold(a["surname"]), fold(b["surname"])
+    sa, sb = _fold(a["surname"]), _fold(b["surname"])
     return sa == sb or (bool(sa) and bool(sb) and (norm(sa) in b["names"] or norm(sb) in a["names"]))
 
 

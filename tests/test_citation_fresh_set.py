@@ -236,7 +236,7 @@ def test_a_split_the_data_does_not_hold_is_one_clear_error():
     )
     assert (
         bad.returncode == 2
-        and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc, pmc_test, pmc_test2, fresh_test, fresh_test2, pmc_test3, fresh_test3, fresh_test4, pmc_test4, fresh_test5)"
+        and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc, pmc_test, pmc_test2, fresh_test, fresh_test2, pmc_test3, fresh_test3, fresh_test4, pmc_test4, fresh_test5, pmc_test5)"
         in bad.stderr
     )
 

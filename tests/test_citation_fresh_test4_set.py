@@ -57,9 +57,6 @@ EARLIER_SAMPLES = {
     1: LabelledSet("citation_fresh_test2", split="fresh_test2", source="linkedbooks", style_counts={}),
     2: LabelledSet("citation_fresh_test3", split="fresh_test3", source="linkedbooks", style_counts={}),
 }
-# Sets built after this split: its rebuild must not depend on them (citation_pmc_test4 built
-# beside it, from another source; citation_fresh_test5, the next residue)
-LATER_SETS: tuple[str, ...] = ("citation_pmc_test4", "citation_fresh_test5")
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -89,7 +86,7 @@ def test_test4_is_the_fourth_residue_and_its_own_id_letter():
     assert (fresh.PARTS["test3"].residue, fresh.PARTS["test3"].merge_with) == (2, (0, 1))  # test3 as it was
     assert len({p.prefix for p in fresh.PARTS.values()}) == len(fresh.PARTS)
     # no committed set uses the letter q for its entry ids
-    for folder in sets_built_before(FRESH_TEST4, LATER_SETS):
+    for folder in sets_built_before(FRESH_TEST4):
         for path in folder.glob("entries.*.jsonl.gz"):
             assert not any(
                 json.loads(line)["id"].startswith("q")
@@ -103,7 +100,7 @@ def test_test4_is_the_fourth_residue_and_its_own_id_letter():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = sets_built_before(FRESH_TEST4, LATER_SETS)
+    earlier = sets_built_before(FRESH_TEST4)
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST4_PRIOR_SETS) == set(fresh.PARTS["test4"].prior_sets)
     assert REAL / "citation_fresh_test3" in earlier

@@ -58,8 +58,6 @@ EARLIER_SAMPLES = {
     2: LabelledSet("citation_fresh_test3", split="fresh_test3", source="linkedbooks", style_counts={}),
     3: LabelledSet("citation_fresh_test4", split="fresh_test4", source="linkedbooks", style_counts={}),
 }
-# Sets built after this split: its rebuild must not depend on them (none yet)
-LATER_SETS: tuple[str, ...] = ()
 
 
 def test_the_split_holds_the_counts_its_sources_file_reports():
@@ -90,7 +88,7 @@ def test_test5_is_the_fifth_residue_and_its_own_id_letter():
     assert (test4.residue, test4.merge_with) == (3, (0, 1, 2))  # test4 as it was
     assert len({p.prefix for p in fresh.PARTS.values()}) == len(fresh.PARTS)
     # no committed set uses the letter r for its entry ids or its seed ids
-    for folder in sets_built_before(FRESH_TEST5, LATER_SETS):
+    for folder in sets_built_before(FRESH_TEST5):
         for path in folder.glob("entries.*.jsonl.gz"):
             assert not any(
                 json.loads(line)["id"].startswith("r")
@@ -109,7 +107,7 @@ def test_test5_is_the_fifth_residue_and_its_own_id_letter():
 
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
-    earlier = sets_built_before(FRESH_TEST5, LATER_SETS)
+    earlier = sets_built_before(FRESH_TEST5)
     fresh = bench_module("build_citation_fresh")
     assert set(earlier) == set(fresh.TEST5_PRIOR_SETS) == set(fresh.PARTS["test5"].prior_sets)
     assert REAL / "citation_fresh_test4" in earlier and REAL / "citation_pmc_test4" in earlier

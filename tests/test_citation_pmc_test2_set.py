@@ -14,7 +14,6 @@ machine, that ``--share 2`` gives the committed bytes again.
 from __future__ import annotations
 
 from _labelled_sets import (
-    REPO,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -30,6 +29,7 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
 from test_citation_pmc_set import BUILDER, PMC
 from test_citation_pmc_test_set import PMC_TEST, _scan
@@ -76,26 +76,9 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
     assert (test2.folder, test2.split, test2.prefix) == (PMC_TEST2.data, PMC_TEST2.split, PMC_TEST2.id_prefix)
     # its own id letter: no id of the dev set (g) or the first test split (t) can be mistaken for one
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
-    # every set committed before it, and nothing else
-    # (citation_fresh_test, citation_fresh_test2, citation_pmc_test3, citation_fresh_test3 and
-    # citation_fresh_test4, citation_pmc_test4 and citation_fresh_test5 were built after it)
-    real = REPO / "tests" / "data" / "real"
-    later = {
-        PMC_TEST2.data,
-        *(
-            real / n
-            for n in (
-                "citation_fresh_test",
-                "citation_fresh_test2",
-                "citation_pmc_test3",
-                "citation_fresh_test3",
-                "citation_fresh_test4",
-                "citation_pmc_test4",
-                "citation_fresh_test5",
-            )
-        ),
-    }
-    earlier = {p for p in (REPO / "tests" / "data" / "real").glob("citation_*") if p not in later}
+    # every set committed before it, and nothing else (citation_fresh_test and every set after it
+    # were built later: _labelled_sets.BUILD_ORDER)
+    earlier = set(sets_built_before(PMC_TEST2))
     assert set(test2.prior_sets) == earlier and len(test2.prior_sets) == len(earlier) == 6
     assert b.SHARES[1].prior_sets == (*b.PRIOR_SETS, PMC.data)  # share 1 is built as it was
 

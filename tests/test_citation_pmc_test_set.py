@@ -218,14 +218,14 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_test_share(tmp_path):
 
 
 def test_a_share_never_built_is_refused(tmp_path):
-    """Share 5 stays unread: the builder has no folder or split for it (shares 2, 3 and 4 are the
-    second, third and fourth test splits, tests/test_citation_pmc_test2_set.py,
-    tests/test_citation_pmc_test3_set.py and tests/test_citation_pmc_test4_set.py)."""
+    """The file has SHARE shares and each is built (shares 1-5 are the test splits,
+    tests/test_citation_pmc_test*_set.py): a share past them is refused in one line, before any
+    snapshot is read."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "5"],
+        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "6"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "--share: invalid choice: 5" in out.stderr
+    assert "--share: invalid choice: 6" in out.stderr

@@ -33,7 +33,7 @@ _PARTICLES = frozenset(_PARTICLE_TEXT.split())
 _SUFFIXES = frozenset({"Jr", "Sr", "II", "III", "IV"})
 _TEAM_TEXT = """
     team group groups consortium investigators collaboration collaborators collaborative network
-    committee trialists participants
+    committee trialists participants study
     """
 _TEAM_WORDS = frozenset(_TEAM_TEXT.split())
 # An organisation closing the list as its author (resolve-15): "Alzheimer's Disease

@@ -56,6 +56,7 @@ from reflong.citations import part_numbers as pn
 from reflong.citations import prose_remark as pr
 from reflong.citations import scan_agreement as sa
 from reflong.citations import seed_prefix as sp
+from reflong.citations import sequel_lookalikes as sl
 from reflong.citations import short_title_first as sf
 from reflong.citations import title_after_names as tan
 from reflong.citations import title_evidence as te
@@ -200,7 +201,12 @@ from reflong.common.dois import split_dois
 #    after a volume word ("vol. 2: The Dialectics ...") places the volume's own title in a set, no
 #    sequel mark; an author in capitals after initials ("B. CECCHETTI Vita dei ...") closes its field,
 #    and so does an em dash with a space on each side ("Amari —· Storia dei Musulmani").
-RESOLVER_VERSION = "resolve-21"
+# 22 (issue 19, the PMC set's last share, pmc_test5, read after its one run): a name printed with
+#    its number glued on one side and spaced on the other ("MEGA4" / "MEGA 4") is the same version,
+#    and a number printed as a nucleic-acid locant ("3′ untranslated region") is no sequel mark
+#    (``sequel_lookalikes``); "Study" closes a colon-ended author list as a team's last word
+#    ("..., Leicestershire MRC Incontinence Study: An epidemiological study ...").
+RESOLVER_VERSION = "resolve-22"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -928,6 +934,16 @@ class SeedIndex:
             if spaced:
                 notes.append(f"number {', '.join(sorted(spaced))} printed glued to the word after it")
                 sequel -= spaced
+            named = sl.spaced_names(sequel, seed.plain.split(), ref.words)
+            if named:
+                # "MEGA 4" for "MEGA4" (``sequel_lookalikes``): the same name and number.
+                notes.append(sl.SPACED_NOTE.format(forms="glued and spaced", marks=", ".join(sorted(named))))
+                sequel -= named
+            locants = sl.locant_numbers(sequel, seed.info.title, ref.entry.raw) if sequel else set()
+            if locants:
+                # "its 3′ untranslated region" with the "3′" lost (``sequel_lookalikes``).
+                notes.append(sl.LOCANT_NOTE.format(marks=", ".join(sorted(locants))))
+                sequel -= locants
             greek = gm.greek_marks(sequel, seed.plain.split(), ref.words) if sequel else {}
             if greek:
                 # "PGC-1a" / "accessory 1 subunit" for "PGC-1[alpha]" / "β1" (``greek_marks``).

@@ -20,7 +20,7 @@ from reflong.citations.colon_authors import NOTE as COLON_NOTE
 from reflong.citations.colon_authors import list_end
 from reflong.citations.entry_parse import parse_entry
 from reflong.citations.normalize import cased_words, words_with_boundaries
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"
@@ -30,10 +30,6 @@ def _best(seed: SeedTitle, ref: str):
     matches = SeedIndex([seed], Thresholds()).resolve(ref)
     assert matches, f"no edge at all for {ref!r}"
     return matches[0]
-
-
-def test_the_version_is_resolve_14():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- 1. an author list closed by a colon: the parse ----------------------------------------------

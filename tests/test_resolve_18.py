@@ -19,7 +19,7 @@ from reflong.citations import prose_remark as pr
 from reflong.citations import scan_agreement as sa
 from reflong.citations import title_evidence as te
 from reflong.citations.normalize import cased_words, words_with_boundaries
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_fresh_test3 (seeds.fresh_test3.jsonl): id, title, date, first author.
 SIMEONI = SeedTitle("w00848", "La formazione della Signoria Scaligera", None, "Simeoni")
@@ -65,10 +65,6 @@ CERVIGON_II = (
 def _best(raw: str):
     matches = SeedIndex(SEEDS, Thresholds()).resolve(raw)
     return matches[0] if matches else None
-
-
-def test_the_version_is_resolve_18():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_a_title_closed_only_by_in_is_accepted_with_its_author_printed_before_it():

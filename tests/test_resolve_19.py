@@ -19,7 +19,7 @@ from _labelled_sets import bench_ours
 from reflong.citations import author_after_title as aat
 from reflong.citations import cit_back_reference as cbr
 from reflong.citations import greek_marks as gm
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_pmc_test4 (seeds.pmc_test4.jsonl): id, title, date, first author.
 BUKIYA = SeedTitle(
@@ -79,10 +79,6 @@ LAGOUGE_ALPHA = (
 def _best(raw: str, seeds=SEEDS):
     matches = SeedIndex(seeds, Thresholds()).resolve(raw)
     return matches[0] if matches else None
-
-
-def test_the_version_is_resolve_19():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_a_greek_letter_dropped_before_a_number_is_no_sequel():

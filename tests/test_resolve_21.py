@@ -20,7 +20,7 @@ from _labelled_sets import bench_ours
 
 from reflong.citations import title_evidence as te
 from reflong.citations.normalize import words_with_boundaries
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_styles (seeds.test.jsonl) and citation_fresh_test5.
 BURGESS = SeedTitle(
@@ -52,10 +52,6 @@ COMAROFF_RAW = (
 def _best(raw: str, seeds=SEEDS):
     matches = SeedIndex(seeds, Thresholds()).resolve(raw)
     return matches[0] if matches else None
-
-
-def test_the_version_is_resolve_21():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_a_title_in_single_curly_quotes_closes_its_field():

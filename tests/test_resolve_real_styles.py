@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reflong.citations.entry_parse import parse_entry
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 from reflong.citations.title_evidence import trailing_sequel
 
 MALDACENA = SeedTitle(
@@ -208,10 +208,6 @@ def test_another_volume_of_a_series_is_not_the_series():
         ).band
         == "accept"
     )
-
-
-def test_resolver_version_says_what_changed():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 def test_physics_contribution_in_a_book_is_the_book_when_its_author_is_the_seeds():

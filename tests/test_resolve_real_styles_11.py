@@ -16,7 +16,7 @@ from reflong.citations.edition_evidence import (
     printed_years,
     title_dates_differ,
 )
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 from reflong.citations.title_evidence import extended_tokens
 
 
@@ -297,7 +297,3 @@ def test_a_main_title_without_author_or_year_is_not_enough():
     ):
         matches = SeedIndex([BASCHET], Thresholds()).resolve(ref)
         assert all(m.band != "accept" for m in matches), ref
-
-
-def test_resolver_version_is_11():
-    assert RESOLVER_VERSION == "resolve-21"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from reflong.citations.institution_author import institution_field
 from reflong.citations.normalize import norm
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 from reflong.citations.title_heads import head_of
 
 YEARBOOK = SeedTitle("w00397", "China Labour Statistical Yearbook, several editions", None, None)
@@ -140,10 +140,6 @@ def test_a_law_cited_with_another_numero_sign_is_accepted():
     )
     m = _best(LEI, ref)
     assert m.band == "accept", m.reason
-
-
-def test_resolver_version_is_12():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- a seed whose title is a person's name ---------------------------------------------------------

@@ -9,7 +9,7 @@ first author, a year the rule does not cover, a title that goes on after the see
 from __future__ import annotations
 
 from reflong.citations.normalize import norm
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 BRODLEY = SeedTitle("w04490", "Multivariate decision trees", "1995-01-01", "Brodley")
 AIKEMA = SeedTitle(
@@ -36,10 +36,6 @@ def _best(seed: SeedTitle, ref: str):
     matches = SeedIndex([seed], Thresholds()).resolve(ref)
     assert matches, f"no edge at all for {ref!r}"
     return matches[0]
-
-
-def test_the_version_is_resolve_13():
-    assert RESOLVER_VERSION == "resolve-21"
 
 
 # --- 1. an earlier version: a technical report, or a long title ------------------------------------

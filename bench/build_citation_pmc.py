@@ -1,7 +1,8 @@
 """Build tests/data/real/citation_pmc/ (a FIFTH set of real, labelled reference strings, now a dev
 set) and, from other shares of the same file, its TEST splits citation_pmc_test/ (scored once,
 read since), citation_pmc_test2/ (scored once, resolve-15), citation_pmc_test3/ (scored once,
-resolve-16), citation_pmc_test4/ (scored once, resolve-18) and citation_pmc_test5/ (held out).
+resolve-16), citation_pmc_test4/ (scored once, resolve-18) and citation_pmc_test5/ (scored once,
+resolve-21).
 
     python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
@@ -42,8 +43,8 @@ tests/data/real/citation_pmc_test4, split ``pmc_test4`` (entry ids ``x...``: ``w
 seed-id letter), leaving out every work and string of all eleven citation_* sets on main before
 it; scored once (resolve-18), a dev set since. Share 5 is the FIFTH and last test split,
 tests/data/real/citation_pmc_test5, split ``pmc_test5`` (entry ids ``y...``), leaving out every
-work and string of all fourteen citation_* sets on main before it: to be scored once by the lead
-(resolve-21), never tuned on. ``--split`` renames the written split (the share's own by default).
+work and string of all fourteen citation_* sets on main before it; scored once by the lead
+(resolve-21), a dev set since (resolve-22 read its misses). ``--split`` renames the written split (the share's own by default).
 
 What is written (format: SOURCES.md there): ``seeds.<split>.jsonl``, ``entries.<split>.jsonl.gz``,
 ``audit.jsonl`` (the audit rules' rows and the hand errata's, ``errata.jsonl``).
@@ -98,72 +99,37 @@ class Share:
     prior_sets: tuple[Path, ...]
 
 
-# The dev share (read, tuned on), the first to fourth test shares (each scored once, then read:
-# dev sets too) and the fifth, UNREAD test share. Each share leaves out the works and
-# strings of every set built before it, so a title or string read or tuned on is never a test
-# seed.
+# The dev share (read, tuned on) and the five test shares (each scored once, then read: dev
+# sets too). Each share leaves out the works and strings of every set built before it, so a
+# title or string read or tuned on is never a test seed.
+# What was built between one share and the next, so each share leaves out every set before it:
+# the four older sets before the dev share, the dev share before the first test share, and so
+# on (LinkedBooks' test splits were built between the shares). Named, not globbed: a set built
+# later never changes a share's rebuild.
+_BUILT_BEFORE_SHARE: dict[int, tuple[Path, ...]] = {
+    0: PRIOR_SETS,
+    1: (REAL / "citation_pmc",),
+    2: (REAL / "citation_pmc_test",),
+    3: (REAL / "citation_pmc_test2", REAL / "citation_fresh_test"),
+    4: (REAL / "citation_pmc_test3", REAL / "citation_fresh_test2", REAL / "citation_fresh_test3"),
+    5: (REAL / "citation_fresh_test4", REAL / "citation_pmc_test4", REAL / "citation_fresh_test5"),
+}
+
+
+def _prior(share: int) -> tuple[Path, ...]:
+    """Every set built before ``share``, in the order they were built."""
+    return tuple(p for k in range(share + 1) for p in _BUILT_BEFORE_SHARE[k])
+
+
+# Entry ids: each share its own letter, one no other set uses for an entry or a seed (``w`` is
+# every set's seed-id letter, so the fourth share took ``x`` and the fifth ``y``).
 SHARES = {
-    0: Share(REAL / "citation_pmc", SPLIT, "g", PRIOR_SETS),
-    1: Share(REAL / "citation_pmc_test", "pmc_test", "t", (*PRIOR_SETS, REAL / "citation_pmc")),
-    2: Share(
-        REAL / "citation_pmc_test2",
-        "pmc_test2",
-        "u",
-        (*PRIOR_SETS, REAL / "citation_pmc", REAL / "citation_pmc_test"),
-    ),
-    # the THIRD test share, unread until built (issue 19): every citation_* set on main before it,
-    # named (not globbed) so that a set built later does not change its rebuild
-    3: Share(
-        REAL / "citation_pmc_test3",
-        "pmc_test3",
-        "v",
-        (
-            *PRIOR_SETS,
-            REAL / "citation_pmc",
-            REAL / "citation_pmc_test",
-            REAL / "citation_pmc_test2",
-            REAL / "citation_fresh_test",
-        ),
-    ),
-    # the FOURTH test share, unread until built (issue 19): every citation_* set on main before it
-    # (the third's and pmc_test3, fresh_test2, fresh_test3), named, not globbed. Its entry ids are
-    # ``x...``: ``w`` would be the seed ids' letter (every set's works are ``w00001``...)
-    4: Share(
-        REAL / "citation_pmc_test4",
-        "pmc_test4",
-        "x",
-        (
-            *PRIOR_SETS,
-            REAL / "citation_pmc",
-            REAL / "citation_pmc_test",
-            REAL / "citation_pmc_test2",
-            REAL / "citation_fresh_test",
-            REAL / "citation_pmc_test3",
-            REAL / "citation_fresh_test2",
-            REAL / "citation_fresh_test3",
-        ),
-    ),
-    # the FIFTH and last test share, unread until built (issue 19, at resolve-21): every
-    # citation_* set on main before it (the fourth's, pmc_test4 and LinkedBooks' fresh_test4 and
-    # fresh_test5), named, not globbed. Entry ids ``y...``: the one letter no set uses
-    5: Share(
-        REAL / "citation_pmc_test5",
-        "pmc_test5",
-        "y",
-        (
-            *PRIOR_SETS,
-            REAL / "citation_pmc",
-            REAL / "citation_pmc_test",
-            REAL / "citation_pmc_test2",
-            REAL / "citation_fresh_test",
-            REAL / "citation_pmc_test3",
-            REAL / "citation_fresh_test2",
-            REAL / "citation_fresh_test3",
-            REAL / "citation_fresh_test4",
-            REAL / "citation_pmc_test4",
-            REAL / "citation_fresh_test5",
-        ),
-    ),
+    0: Share(REAL / "citation_pmc", SPLIT, "g", _prior(0)),
+    1: Share(REAL / "citation_pmc_test", "pmc_test", "t", _prior(1)),
+    2: Share(REAL / "citation_pmc_test2", "pmc_test2", "u", _prior(2)),
+    3: Share(REAL / "citation_pmc_test3", "pmc_test3", "v", _prior(3)),
+    4: Share(REAL / "citation_pmc_test4", "pmc_test4", "x", _prior(4)),
+    5: Share(REAL / "citation_pmc_test5", "pmc_test5", "y", _prior(5)),
 }
 # A word hyphenated across a PDF line break ("opti-\nmization", "hormone-\nregulated"): the lines
 # are joined with no space and the hyphen kept, so no character of the PDF is lost or invented.
@@ -375,8 +341,8 @@ def share_options() -> argparse.ArgumentParser:
             "2 the second test split tests/data/real/citation_pmc_test2 (scored once, resolve-15), "
             "3 the third test split tests/data/real/citation_pmc_test3 (scored once, resolve-16), "
             "4 the fourth test split tests/data/real/citation_pmc_test4 (scored once, resolve-18), "
-            "5 the fifth test split tests/data/real/citation_pmc_test5 (held out: to be scored "
-            "once by the lead, never tuned on) (default: %(default)s)"
+            "5 the fifth test split tests/data/real/citation_pmc_test5 (scored once, resolve-21) "
+            "(default: %(default)s)"
         ),
     )
     ap.add_argument(

@@ -220,6 +220,53 @@ def assert_no_work_of_the_prior_sets(
     assert not any(fresh.norm(x["title"]) in seen for x in s.seeds())
 
 
+def splits_of(folder: Path) -> list[LabelledSet]:
+    """Every split a set folder holds (one per entries file), to read another set's rows."""
+    return [
+        LabelledSet(
+            folder.name,
+            split=p.name.removeprefix("entries.").removesuffix(".jsonl.gz"),
+            source="",
+            style_counts={},
+        )
+        for p in sorted(folder.glob("entries.*.jsonl.gz"))
+    ]
+
+
+def assert_no_title_or_string_of(s: LabelledSet, prior: tuple[Path, ...]) -> None:
+    """No seed or entry title of ``s`` (the builders' ``set_norm``) is an entry title of a set
+    built before it, and no raw string of ``s`` is one of theirs: nothing read or tuned on is in
+    a test split."""
+    fresh = bench_module("build_citation_fresh")
+    mine = {fresh.norm(x["title"]) for x in s.seeds()} | {fresh.norm(e["title"]) for e in s.entries()}
+    raws = {e["raw"] for e in s.entries()}
+    for folder in prior:
+        for other in splits_of(folder):
+            rows = other.entries()
+            assert not mine & {fresh.norm(e["title"]) for e in rows if e.get("title")}, (
+                other.name,
+                other.split,
+            )
+            assert not raws & {e["raw"] for e in rows}, (other.name, other.split)
+
+
+def assert_own_id_letter(s: LabelledSet, prior: tuple[Path, ...]) -> None:
+    """``s``'s entry ids use a letter no earlier set uses for an entry or a seed id (every set's
+    works are w..., its edited volumes c...), and none is one of its own seed ids: an id names
+    one row of one file."""
+    for folder in prior:
+        for other in splits_of(folder):
+            assert not any(e["id"].startswith(s.id_prefix) for e in other.entries()), (
+                other.name,
+                other.split,
+            )
+            assert not any(x["arxiv_id"].startswith(s.id_prefix) for x in other.seeds()), (
+                other.name,
+                other.split,
+            )
+    assert not {e["id"] for e in s.entries()} & {x["arxiv_id"] for x in s.seeds()}
+
+
 def assert_gzip_header_fixed(s: LabelledSet) -> None:
     raw = (s.data / f"entries.{s.split}.jsonl.gz").read_bytes()
     assert raw[4:8] == b"\0\0\0\0"  # mtime 0: the same bytes on every rebuild

@@ -23,6 +23,7 @@ from _labelled_sets import (
     assert_gzip_header_fixed,
     assert_ids_and_order,
     assert_multi_cited,
+    assert_no_title_or_string_of,
     assert_no_work_of_the_prior_sets,
     assert_rebuild_equals_committed,
     assert_sources_table,
@@ -106,19 +107,7 @@ def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earl
     assert_titles_printed(PMC_TEST3, "build_citation_pmc", seed_title_differs=352)
     prior = _builder().SHARES[3].prior_sets
     assert_no_work_of_the_prior_sets(PMC_TEST3, "build_citation_pmc", prior)
-    fresh = bench_module("build_citation_fresh")
-    mine = {fresh.norm(s["title"]) for s in PMC_TEST3.seeds()} | {
-        fresh.norm(e["title"]) for e in PMC_TEST3.entries()
-    }
-    raws = {e["raw"] for e in PMC_TEST3.entries()}
-    for folder in prior:
-        for path in folder.glob("entries.*.jsonl.gz"):
-            split = path.name.removeprefix("entries.").removesuffix(".jsonl.gz")
-            earlier = LabelledSet(folder.name, split=split, source="", style_counts={})
-            rows = earlier.entries()
-            # no entry title and no raw string of any earlier set is here
-            assert not mine & {fresh.norm(e["title"]) for e in rows if e.get("title")}, path
-            assert not raws & {e["raw"] for e in rows}, path
+    assert_no_title_or_string_of(PMC_TEST3, prior)
 
 
 def test_the_gzip_header_is_fixed():

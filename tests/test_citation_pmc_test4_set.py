@@ -24,7 +24,9 @@ from _labelled_sets import (
     assert_gzip_header_fixed,
     assert_ids_and_order,
     assert_multi_cited,
+    assert_no_title_or_string_of,
     assert_no_work_of_the_prior_sets,
+    assert_own_id_letter,
     assert_rebuild_equals_committed,
     assert_sources_table,
     assert_titles_printed,
@@ -65,11 +67,6 @@ def _builder():
     return bench_module("build_citation_pmc")
 
 
-def _labelled(name: str, path) -> LabelledSet:
-    split = path.name.removeprefix("entries.").removesuffix(".jsonl.gz")
-    return LabelledSet(name, split=split, source="", style_counts={})
-
-
 def test_the_fourth_test_split_holds_the_counts_its_sources_file_reports():
     assert_counts(PMC_TEST4, entries=2602, seeds=1921, cited=1921, containers=0)
     assert {e["citing"] for e in PMC_TEST4.entries()} == {"glutton:pmc_sample_1943"}
@@ -98,13 +95,7 @@ def test_share_4_is_the_fourth_test_split_and_leaves_out_every_earlier_set():
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
     # its own letter: no entry id of any earlier set begins with it, and no seed id of ANY set
     # (every set's works are w..., its edited volumes c...): an id names one row of one file
-    for name in EARLIER:
-        for path in (REAL / name).glob("entries.*.jsonl.gz"):
-            other = _labelled(name, path)
-            assert not any(e["id"].startswith("x") for e in other.entries()), path
-            assert not any(s["arxiv_id"].startswith("x") for s in other.seeds()), path
-    ids = {e["id"] for e in PMC_TEST4.entries()}
-    assert not ids & {s["arxiv_id"] for s in PMC_TEST4.seeds()}
+    assert_own_id_letter(PMC_TEST4, tuple(REAL / n for n in EARLIER))
     # every set committed before it, and nothing else
     assert test4.prior_sets == tuple(REAL / n for n in EARLIER)
     assert all((REAL / n / "SOURCES.md").is_file() for n in EARLIER)
@@ -117,17 +108,7 @@ def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earl
     assert_titles_printed(PMC_TEST4, "build_citation_pmc", seed_title_differs=336)
     prior = _builder().SHARES[4].prior_sets
     assert_no_work_of_the_prior_sets(PMC_TEST4, "build_citation_pmc", prior)
-    fresh = bench_module("build_citation_fresh")
-    mine = {fresh.norm(s["title"]) for s in PMC_TEST4.seeds()} | {
-        fresh.norm(e["title"]) for e in PMC_TEST4.entries()
-    }
-    raws = {e["raw"] for e in PMC_TEST4.entries()}
-    for folder in prior:
-        for path in folder.glob("entries.*.jsonl.gz"):
-            rows = _labelled(folder.name, path).entries()
-            # no entry title and no raw string of any earlier set is here
-            assert not mine & {fresh.norm(e["title"]) for e in rows if e.get("title")}, path
-            assert not raws & {e["raw"] for e in rows}, path
+    assert_no_title_or_string_of(PMC_TEST4, prior)
 
 
 def test_the_gzip_header_is_fixed():

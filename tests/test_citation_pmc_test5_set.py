@@ -25,7 +25,9 @@ from _labelled_sets import (
     assert_gzip_header_fixed,
     assert_ids_and_order,
     assert_multi_cited,
+    assert_no_title_or_string_of,
     assert_no_work_of_the_prior_sets,
+    assert_own_id_letter,
     assert_rebuild_equals_committed,
     assert_sources_table,
     assert_titles_printed,
@@ -52,11 +54,6 @@ EARLIER = (*EARLIER_THAN_SHARE_4, "citation_fresh_test4", "citation_pmc_test4", 
 
 def _builder():
     return bench_module("build_citation_pmc")
-
-
-def _labelled(name: str, path) -> LabelledSet:
-    split = path.name.removeprefix("entries.").removesuffix(".jsonl.gz")
-    return LabelledSet(name, split=split, source="", style_counts={})
 
 
 def test_the_fifth_test_split_holds_the_counts_its_sources_file_reports():
@@ -89,13 +86,7 @@ def test_share_5_is_the_fifth_test_split_and_leaves_out_every_earlier_set():
     assert sorted(b.SHARES) == list(range(b.SHARE))
     # its own letter: no entry id of any earlier set begins with it, and no seed id of ANY set
     # (every set's works are w..., its edited volumes c...): an id names one row of one file
-    for name in EARLIER:
-        for path in (REAL / name).glob("entries.*.jsonl.gz"):
-            other = _labelled(name, path)
-            assert not any(e["id"].startswith("y") for e in other.entries()), path
-            assert not any(s["arxiv_id"].startswith("y") for s in other.seeds()), path
-    ids = {e["id"] for e in PMC_TEST5.entries()}
-    assert not ids & {s["arxiv_id"] for s in PMC_TEST5.seeds()}
+    assert_own_id_letter(PMC_TEST5, tuple(REAL / n for n in EARLIER))
     # every set committed before it, and nothing else
     assert test5.prior_sets == tuple(REAL / n for n in EARLIER)
     assert all((REAL / n / "SOURCES.md").is_file() for n in EARLIER)
@@ -106,17 +97,7 @@ def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earl
     assert_titles_printed(PMC_TEST5, "build_citation_pmc", seed_title_differs=321)
     prior = _builder().SHARES[5].prior_sets
     assert_no_work_of_the_prior_sets(PMC_TEST5, "build_citation_pmc", prior)
-    fresh = bench_module("build_citation_fresh")
-    mine = {fresh.norm(s["title"]) for s in PMC_TEST5.seeds()} | {
-        fresh.norm(e["title"]) for e in PMC_TEST5.entries()
-    }
-    raws = {e["raw"] for e in PMC_TEST5.entries()}
-    for folder in prior:
-        for path in folder.glob("entries.*.jsonl.gz"):
-            rows = _labelled(folder.name, path).entries()
-            # no entry title and no raw string of any earlier set is here
-            assert not mine & {fresh.norm(e["title"]) for e in rows if e.get("title")}, path
-            assert not raws & {e["raw"] for e in rows}, path
+    assert_no_title_or_string_of(PMC_TEST5, prior)
 
 
 def test_the_gzip_header_is_fixed():

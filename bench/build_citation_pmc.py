@@ -99,9 +99,6 @@ class Share:
     prior_sets: tuple[Path, ...]
 
 
-# The dev share (read, tuned on) and the five test shares (each scored once, then read: dev
-# sets too). Each share leaves out the works and strings of every set built before it, so a
-# title or string read or tuned on is never a test seed.
 # What was built between one share and the next, so each share leaves out every set before it:
 # the four older sets before the dev share, the dev share before the first test share, and so
 # on (LinkedBooks' test splits were built between the shares). Named, not globbed: a set built
@@ -121,8 +118,11 @@ def _prior(share: int) -> tuple[Path, ...]:
     return tuple(p for k in range(share + 1) for p in _BUILT_BEFORE_SHARE[k])
 
 
-# Entry ids: each share its own letter, one no other set uses for an entry or a seed (``w`` is
-# every set's seed-id letter, so the fourth share took ``x`` and the fifth ``y``).
+# The dev share (read, tuned on) and the five test shares (each scored once, then read: dev
+# sets too). Each share leaves out the works and strings of every set built before it, so a
+# title or string read or tuned on is never a test seed. Entry ids: each share its own letter,
+# one no other set uses for an entry or a seed (``w`` is every set's seed-id letter, so the
+# fourth share took ``x`` and the fifth ``y``).
 SHARES = {
     0: Share(REAL / "citation_pmc", SPLIT, "g", _prior(0)),
     1: Share(REAL / "citation_pmc_test", "pmc_test", "t", _prior(1)),

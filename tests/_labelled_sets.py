@@ -1,8 +1,10 @@
 """The checks every real labelled set of reference strings shares (tests/data/real/citation_*).
 
 Why one module: the sets citation_fresh, citation_holdout, citation_plos, citation_pmc and its
-held-out test splits citation_pmc_test, citation_pmc_test2, citation_pmc_test3 and citation_pmc_test4, and LinkedBooks' test splits citation_fresh_test, citation_fresh_test2, citation_fresh_test3, citation_fresh_test4 and citation_fresh_test5, are made the same way (the citation_styles format, a builder in bench/ that rebuilds them byte for
-byte from a pinned snapshot, a label audit of rules plus hand errata) and their tests made the
+test splits citation_pmc_test ... citation_pmc_test5, and LinkedBooks' test splits
+citation_fresh_test ... citation_fresh_test5, are made the same way (the citation_styles format,
+a builder in bench/ that rebuilds them byte for byte from a pinned snapshot, a label audit of
+rules plus hand errata) and their tests made the
 same checks with only the script, flag and file names changed. Each set test now names its set
 once (``LabelledSet``) and calls these checks with the figures its SOURCES.md reports; what only
 one set has (its converter's rules, its style rule) stays in its own test file.

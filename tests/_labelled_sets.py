@@ -96,9 +96,9 @@ class Builder:
 
 
 # The labelled sets in the order they were built, one batch per step: sets built side by side
-# (from two sources at once) share a batch and leave each other out. A new set appends a batch
-# here, and every older set's "built before" stays what its builder names
-# (``test_every_committed_set_has_its_place_in_the_build_order``).
+# (from two sources at once) share a batch and leave each other out, in the order their
+# builders name them. A new set appends a batch here, and every older set's "built before" stays
+# what its builder names (``test_every_committed_set_has_its_place_in_the_build_order``).
 BUILD_ORDER: tuple[tuple[str, ...], ...] = (
     ("citation_styles",),
     ("citation_fresh",),
@@ -108,7 +108,7 @@ BUILD_ORDER: tuple[tuple[str, ...], ...] = (
     ("citation_pmc_test",),
     ("citation_pmc_test2",),
     ("citation_fresh_test",),
-    ("citation_fresh_test2", "citation_pmc_test3"),
+    ("citation_pmc_test3", "citation_fresh_test2"),
     ("citation_fresh_test3",),
     ("citation_fresh_test4", "citation_pmc_test4"),
     ("citation_fresh_test5",),
@@ -117,10 +117,10 @@ BUILD_ORDER: tuple[tuple[str, ...], ...] = (
 
 
 def sets_built_before(own: LabelledSet) -> tuple[Path, ...]:
-    """The sets built before ``own`` (``BUILD_ORDER``), sorted: the prior sets ``own``'s builder
-    names, so its rebuild never depends on a newer set."""
+    """The sets built before ``own``, in ``BUILD_ORDER``: the prior sets ``own``'s builder names,
+    so its rebuild never depends on a newer set."""
     batch = next(i for i, names in enumerate(BUILD_ORDER) if own.name in names)
-    return tuple(sorted(REAL / name for names in BUILD_ORDER[:batch] for name in names))
+    return tuple(REAL / name for names in BUILD_ORDER[:batch] for name in names)
 
 
 def bench_module(name: str):

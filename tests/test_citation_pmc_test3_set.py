@@ -25,12 +25,14 @@ from _labelled_sets import (
     assert_multi_cited,
     assert_no_title_or_string_of,
     assert_no_work_of_the_prior_sets,
+    assert_own_id_letter,
     assert_rebuild_equals_committed,
     assert_sources_table,
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
 from test_citation_pmc_test_set import _scan
@@ -43,18 +45,6 @@ PMC_TEST3 = LabelledSet(
     source="glutton",
     id_prefix="v",
     style_counts={"apa": (1297, 991), "name_year": (43, 31), "other": (242, 181), "vancouver": (1027, 739)},
-)
-# Every labelled set on main when this split was built (2 December 2026): its works and strings
-# are left out of it. Named, not globbed: a set built later must not change this split.
-EARLIER = (
-    "citation_styles",
-    "citation_fresh",
-    "citation_holdout",
-    "citation_plos",
-    "citation_pmc",
-    "citation_pmc_test",
-    "citation_pmc_test2",
-    "citation_fresh_test",
 )
 
 
@@ -89,15 +79,12 @@ def test_share_3_is_the_third_test_split_and_leaves_out_every_earlier_set():
     assert (test3.folder, test3.split, test3.prefix) == (PMC_TEST3.data, PMC_TEST3.split, PMC_TEST3.id_prefix)
     # its own id letter: no id of another share can be mistaken for one ...
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
-    # ... nor of any other set on main (entry ids' first letters)
-    for name in EARLIER:
-        for path in (REAL / name).glob("entries.*.jsonl.gz"):
-            split = path.name.removeprefix("entries.").removesuffix(".jsonl.gz")
-            other = LabelledSet(name, split=split, source="", style_counts={})
-            assert not any(e["id"].startswith("v") for e in other.entries()), path
-    # every set committed before it, and nothing else
-    assert test3.prior_sets == tuple(REAL / n for n in EARLIER)
-    assert all((REAL / n / "SOURCES.md").is_file() for n in EARLIER)
+    # ... nor of any other set on main (its entries' and seeds' ids)
+    earlier = sets_built_before(PMC_TEST3)
+    assert_own_id_letter(PMC_TEST3, earlier)
+    # every set committed before it (_labelled_sets.BUILD_ORDER), and nothing else
+    assert test3.prior_sets == earlier and len(earlier) == 8
+    assert all((p / "SOURCES.md").is_file() for p in earlier)
     # the earlier shares are built as they were
     assert b.SHARES[2].prior_sets == (*b.PRIOR_SETS, REAL / "citation_pmc", REAL / "citation_pmc_test")
 

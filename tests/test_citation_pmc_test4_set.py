@@ -33,6 +33,7 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
 from test_citation_pmc_test_set import _scan
@@ -45,21 +46,6 @@ PMC_TEST4 = LabelledSet(
     source="glutton",
     id_prefix="x",
     style_counts={"apa": (1292, 970), "name_year": (46, 35), "other": (261, 189), "vancouver": (1003, 746)},
-)
-# Every labelled set on main when this split was built (2 December 2026): its works and strings
-# are left out of it. Named, not globbed: a set built later must not change this split.
-EARLIER = (
-    "citation_styles",
-    "citation_fresh",
-    "citation_holdout",
-    "citation_plos",
-    "citation_pmc",
-    "citation_pmc_test",
-    "citation_pmc_test2",
-    "citation_fresh_test",
-    "citation_pmc_test3",
-    "citation_fresh_test2",
-    "citation_fresh_test3",
 )
 
 
@@ -95,12 +81,13 @@ def test_share_4_is_the_fourth_test_split_and_leaves_out_every_earlier_set():
     assert len({s.prefix for s in b.SHARES.values()}) == len(b.SHARES)
     # its own letter: no entry id of any earlier set begins with it, and no seed id of ANY set
     # (every set's works are w..., its edited volumes c...): an id names one row of one file
-    assert_own_id_letter(PMC_TEST4, tuple(REAL / n for n in EARLIER))
-    # every set committed before it, and nothing else
-    assert test4.prior_sets == tuple(REAL / n for n in EARLIER)
-    assert all((REAL / n / "SOURCES.md").is_file() for n in EARLIER)
+    earlier = sets_built_before(PMC_TEST4)
+    assert_own_id_letter(PMC_TEST4, earlier)
+    # every set committed before it (_labelled_sets.BUILD_ORDER), and nothing else
+    assert test4.prior_sets == earlier and len(earlier) == 11
+    assert all((p / "SOURCES.md").is_file() for p in earlier)
     # the earlier shares are built as they were
-    assert b.SHARES[3].prior_sets == tuple(REAL / n for n in EARLIER[:8])
+    assert b.SHARES[3].prior_sets == earlier[:8]
 
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():

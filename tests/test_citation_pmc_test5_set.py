@@ -16,7 +16,6 @@ on this machine, that ``--share 5`` gives the committed bytes again.
 from __future__ import annotations
 
 from _labelled_sets import (
-    REAL,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -34,9 +33,9 @@ from _labelled_sets import (
     assert_wrong_snapshot_one_error,
     bench_baseline,
     bench_module,
+    sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
-from test_citation_pmc_test4_set import EARLIER as EARLIER_THAN_SHARE_4
 from test_citation_pmc_test_set import _scan
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
@@ -47,9 +46,6 @@ PMC_TEST5 = LabelledSet(
     id_prefix="y",
     style_counts={"apa": (1289, 969), "name_year": (46, 36), "other": (206, 159), "vancouver": (995, 740)},
 )
-# Every labelled set on main when this split was built (2 December 2026): its works and strings
-# are left out of it. Named, not globbed: a set built later must not change this split.
-EARLIER = (*EARLIER_THAN_SHARE_4, "citation_fresh_test4", "citation_pmc_test4", "citation_fresh_test5")
 
 
 def _builder():
@@ -86,10 +82,11 @@ def test_share_5_is_the_fifth_test_split_and_leaves_out_every_earlier_set():
     assert sorted(b.SHARES) == list(range(b.SHARE))
     # its own letter: no entry id of any earlier set begins with it, and no seed id of ANY set
     # (every set's works are w..., its edited volumes c...): an id names one row of one file
-    assert_own_id_letter(PMC_TEST5, tuple(REAL / n for n in EARLIER))
-    # every set committed before it, and nothing else
-    assert test5.prior_sets == tuple(REAL / n for n in EARLIER)
-    assert all((REAL / n / "SOURCES.md").is_file() for n in EARLIER)
+    earlier = sets_built_before(PMC_TEST5)
+    assert_own_id_letter(PMC_TEST5, earlier)
+    # every set committed before it (_labelled_sets.BUILD_ORDER), and nothing else
+    assert test5.prior_sets == earlier and len(earlier) == 14
+    assert all((p / "SOURCES.md").is_file() for p in earlier)
 
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():

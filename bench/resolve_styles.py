@@ -1,9 +1,12 @@
 """Resolver vs the naive baseline on real reference strings of many citation styles.
 
-    python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test] [--limit N]
-                                   [--no-naive] [--no-ours] [--misses FILE]
+    python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test | --all]
+                                   [--jobs N] [--limit N] [--no-naive] [--no-ours] [--misses FILE]
 
-The other real sets are scored with ``--data DIR --splits S``: tests/data/real/citation_fresh
+``--all`` scores every labelled set below in one run (one process per set, ``--jobs`` at a time),
+each from its own folder; that is how the figures of docs/parse-and-citations.md's "Where the
+resolver stands" table are made. The other real sets are scored with ``--splits S`` (the folder
+``tests/data/real/citation_S`` unless ``--data`` names another): tests/data/real/citation_fresh
 (LinkedBooks, ``fresh``), citation_holdout (SciELO, ``holdout``), citation_plos (PLOS, ``plos``)
 and citation_pmc (PDF-extracted strings of 1,943 PMC journals, ``pmc``). Each was built with the
 naive baseline only, scored once with our resolver while held out (fresh with resolve-10, SciELO
@@ -45,6 +48,12 @@ title's character trigrams, so at least 0.4 L - 2 of them must occur in the raw 
 q-gram lemma). Pairs below that bound cannot score 90 and are skipped; the rest are scored
 exactly, so the figures are those of the full all-pairs run.
 
+Seeds as arXiv prints them: every arXiv record names a first author and a date, while a seed of
+these sets may have neither (a work cited by its title only, an annotated "author" that is OCR
+debris). ``complete_seed_recall`` beside the audited figures counts recall on the gold pairs whose
+seed names both, so a set's recall can be read for the seeds the pipeline really resolves against
+as well as for all of them.
+
 Labels: ``ours`` and ``naive`` of each split are scored against the labels as the sources give
 them; ``audited`` beside them scores the SAME decisions after the set's label audit
 (``audit.jsonl``: rules on the source markup plus hand errata, see the set's SOURCES.md), which
@@ -57,9 +66,11 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -107,8 +118,16 @@ NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
 
+def data_of(split: str, data: Path | None = None) -> Path:
+    """The folder a split is read from: ``data`` when given, else the multi-style set for dev and
+    test and ``tests/data/real/citation_<split>`` for every other split."""
+    if data is not None:
+        return data
+    return DATA if split in ("dev", "test") else REPO / "tests" / "data" / "real" / f"citation_{split}"
+
+
 def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[SeedTitle], list[dict]]:
-    """One split's seeds and entries of the multi-style set (format: its SOURCES.md)."""
+    """One split's seeds and entries from the folder of its set (format: the set's SOURCES.md)."""
     seeds = []
     for line in (data / f"seeds.{split}.jsonl").read_text(encoding="utf-8").splitlines():
         s = json.loads(line)
@@ -255,6 +274,21 @@ def score(entries: list[dict], predicted: list[str | None]) -> dict:
     return out
 
 
+def complete_seed_recall(seeds: list[SeedTitle], entries: list[dict], predicted: list[str | None]) -> dict:
+    """Recall on the gold pairs whose seed names a first author and a date, as every arXiv record
+    does (the module doc): ``pairs`` counted, ``tp`` found, ``recall``."""
+    complete = {s.arxiv_id for s in seeds if s.first_author and s.published}
+    tp = n = 0
+    for e, p in zip(entries, predicted, strict=True):
+        if e["gold"] is None or e["gold"] not in complete:
+            continue
+        if p is not None and p in e.get("ambiguous", ()):
+            continue  # as ``score`` counts it: neither found nor missed
+        n += 1
+        tp += p == e["gold"]
+    return {"pairs": n, "tp": tp, "recall": round(tp / n, 4) if n else 1.0}
+
+
 def misses(
     name: str,
     seeds: list[SeedTitle],
@@ -340,6 +374,10 @@ def evaluate(
             "regolded": sum(r["field"] == "gold" for r in here),
             "ours": score(kept, mine) if mine is not None else None,
             "naive": score(kept, theirs) if theirs is not None else None,
+            "complete_seed_recall": {
+                "ours": complete_seed_recall(seeds, kept, mine) if mine is not None else None,
+                "naive": complete_seed_recall(seeds, kept, theirs) if theirs is not None else None,
+            },
         }
     else:
         rows = {}
@@ -360,28 +398,62 @@ def evaluate(
     }
 
 
+def score_split(job: tuple[str, Path, int | None, bool, bool]) -> tuple[str, dict, list[dict]]:
+    """One split scored (a process of its own under ``--all``): its figures and its misses."""
+    split, data, limit, with_naive, with_ours = job
+    seeds, entries = load_set(data, split, limit)
+    print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr, flush=True)
+    result = evaluate(seeds, entries, with_naive, split, load_audit(data), with_ours)
+    return split, result, result.pop("_misses")
+
+
+def summary_line(split: str, result: dict) -> str:
+    """One human line per split for stderr: audited P/R of both systems and their complete-seed
+    recall, ours / naive (the JSON line on stdout holds every figure)."""
+
+    def pr(fig: dict | None) -> str:
+        return f"P {fig['overall']['precision']:.4f} R {fig['overall']['recall']:.4f}" if fig else "-"
+
+    figures = result["audited"] or result
+    complete = figures.get("complete_seed_recall") or {}
+    mine, theirs = complete.get("ours"), complete.get("naive")
+    tail = ""
+    if mine or theirs:
+        pairs = (mine or theirs)["pairs"]
+        both = " / ".join(f"{x['recall']:.4f}" if x else "-" for x in (mine, theirs))
+        tail = f"; complete seeds R {both} ({pairs} pairs)"
+    return f"{split:12s} ours {pr(figures['ours'])}  naive {pr(figures['naive'])}{tail}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=DATA, help="the multi-style set (default: %(default)s)")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="the folder to read the splits from (default: tests/data/real/citation_styles for dev "
+        "and test, tests/data/real/citation_<split> for any other split)",
+    )
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="../shared/corpus; skipped when absent")
     ap.add_argument(
         "--splits",
         default="dev,test",
         help=(
-            "comma-separated: dev, test, fresh for tests/data/real/citation_fresh, holdout for "
-            "tests/data/real/citation_holdout, plos for tests/data/real/citation_plos, pmc for "
-            "tests/data/real/citation_pmc, pmc_test for tests/data/real/citation_pmc_test, pmc_test2 "
-            "for tests/data/real/citation_pmc_test2, fresh_test for "
-            "tests/data/real/citation_fresh_test, fresh_test2 for "
-            "tests/data/real/citation_fresh_test2, pmc_test3 for "
-            "tests/data/real/citation_pmc_test3, fresh_test3 for "
-            "tests/data/real/citation_fresh_test3, fresh_test4 for "
-            "tests/data/real/citation_fresh_test4, pmc_test4 for "
-            "tests/data/real/citation_pmc_test4, fresh_test5 for "
-            "tests/data/real/citation_fresh_test5, pmc_test5 for "
-            "tests/data/real/citation_pmc_test5 "
+            "comma-separated: dev and test of the multi-style set, or one of the other sets by name "
+            f"({', '.join(SPLITS[2:])}; each read from tests/data/real/citation_<name>) "
             "(default: %(default)s)"
         ),
+    )
+    ap.add_argument(
+        "--all",
+        action="store_true",
+        help="every labelled set (all the splits above, each from its own folder) in one run",
+    )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="splits scored at once, one process each (default: the CPU count, %(default)s)",
     )
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
     ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")
@@ -397,21 +469,35 @@ def main(argv: list[str] | None = None) -> int:
         help="write every entry either system got wrong (JSON lines) here",
     )
     args = ap.parse_args(argv)
-    wrong: list[dict] = []
-    result: dict = {"set": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data)}
-    for split in [s.strip() for s in args.splits.split(",") if s.strip()]:
+    if args.jobs < 1:
+        print(f"--jobs: at least 1, not {args.jobs}", file=sys.stderr)
+        return 2
+    if args.all and args.data is not None:
+        print("--all reads every set from its own folder: leave out --data", file=sys.stderr)
+        return 2
+    splits = list(SPLITS) if args.all else [s.strip() for s in args.splits.split(",") if s.strip()]
+    jobs = []
+    for split in splits:
         if split not in SPLITS:
             print(f"--splits: unknown split {split!r} ({', '.join(SPLITS)})", file=sys.stderr)
             return 2
-        if not (args.data / f"seeds.{split}.jsonl").is_file():
-            print(f"--splits: {args.data} has no {split} split (seeds.{split}.jsonl)", file=sys.stderr)
+        data = data_of(split, args.data)
+        if not (data / f"seeds.{split}.jsonl").is_file():
+            print(f"--splits: {data} has no {split} split (seeds.{split}.jsonl)", file=sys.stderr)
             return 2
-        seeds, entries = load_set(args.data, split, args.limit)
-        print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr)
-        result[split] = evaluate(
-            seeds, entries, not args.no_naive, split, load_audit(args.data), not args.no_ours
-        )
-        wrong += result[split].pop("_misses")
+        jobs.append((split, data, args.limit, not args.no_naive, not args.no_ours))
+    folders = {job[1] for job in jobs}
+    shown = folders.pop() if len(folders) == 1 else DATA.parent  # one set's folder, or all of them
+    result: dict = {"set": str(shown.relative_to(REPO) if shown.is_relative_to(REPO) else shown)}
+    wrong: list[dict] = []
+    if len(jobs) > 1 and args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=min(args.jobs, len(jobs))) as pool:
+            done = list(pool.map(score_split, jobs))  # in the order asked: the output is stable
+    else:
+        done = [score_split(job) for job in jobs]
+    for split, figures, missed in done:
+        result[split] = figures
+        wrong += missed
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)
         result["corpus_labels"] = evaluate(
@@ -420,6 +506,10 @@ def main(argv: list[str] | None = None) -> int:
         wrong += result["corpus_labels"].pop("_misses")
     else:
         result["corpus_labels"] = None
+    for split, figures, _ in done:
+        print(summary_line(split, figures), file=sys.stderr)
+    if result["corpus_labels"] is not None:
+        print(summary_line("corpus", result["corpus_labels"]), file=sys.stderr)
     if args.misses:
         with open(args.misses, "w", encoding="utf-8") as fh:
             for row in wrong:

@@ -7,7 +7,6 @@ and that the complete-seed slice counts what its name says."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import subprocess
 import sys
@@ -20,11 +19,10 @@ BENCH = REPO / "bench"
 sys.path.insert(0, str(BENCH))
 
 import resolve_styles  # noqa: E402
+from _labelled_sets import REAL  # noqa: E402
 from citation_styles_audit import apply_audit  # noqa: E402
 
 from reflong.citations.resolve import SeedTitle  # noqa: E402
-
-REAL = REPO / "tests" / "data" / "real"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -34,11 +32,6 @@ def _run(*args: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=900,
     )
-
-
-def _entries(folder: Path, split: str) -> list[dict]:
-    text = gzip.decompress((folder / f"entries.{split}.jsonl.gz").read_bytes()).decode("utf-8")
-    return [json.loads(x) for x in text.splitlines()]
 
 
 def test_every_split_has_its_own_folder():
@@ -68,9 +61,7 @@ def test_all_scores_every_set_from_its_own_folder():
     assert result["set"] == "tests/data/real" and result["corpus_labels"] is None
     assert [k for k in result if k not in ("set", "corpus_labels")] == list(resolve_styles.SPLITS)
     for split in resolve_styles.SPLITS:
-        folder = resolve_styles.data_of(split)
-        entries = _entries(folder, split)[:n]
-        seeds = (folder / f"seeds.{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        seeds, entries = resolve_styles.load_set(resolve_styles.data_of(split), split, n)
         figures = result[split]
         assert (figures["entries"], figures["seeds"]) == (n, len(seeds)), split
         assert figures["gold_pairs"] == sum(e["gold"] is not None for e in entries), split
@@ -113,13 +104,13 @@ def test_complete_seed_recall_counts_only_seeds_with_author_and_date():
         SeedTitle("d", "Another full record", "1999-01-01", "Verdi"),
     ]
     entries = [
-        {"gold": "a"},  # found
-        {"gold": "a"},  # missed
-        {"gold": "b"},  # not counted: no first author
-        {"gold": "c"},  # not counted: no date
-        {"gold": None},  # not counted: no gold pair
-        {"gold": "d", "ambiguous": ["a"]},  # accepted an ambiguous seed: neither found nor missed
-        {"gold": "d"},  # found
+        {"gold": "a", "style": "apa"},  # found
+        {"gold": "a", "style": "apa"},  # missed
+        {"gold": "b", "style": "apa"},  # not counted: no first author
+        {"gold": "c", "style": "other"},  # not counted: no date
+        {"gold": None, "style": "other"},  # not counted: no gold pair
+        {"gold": "d", "style": "other", "ambiguous": ["a"]},  # an ambiguous accept: neither found nor missed
+        {"gold": "d", "style": "apa"},  # found
     ]
     predicted = ["a", None, "b", None, "a", "a", "d"]
     assert resolve_styles.complete_seed_recall(seeds, entries, predicted) == {

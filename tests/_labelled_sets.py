@@ -91,7 +91,7 @@ class Builder:
         """Skip (with the reason every set test gives) when the snapshot is not on this machine."""
         return pytest.mark.skipif(
             not (self.snapshot / "HEAD").is_file(),
-            reason=f"needs the {self.repo_name} snapshot at {self.snapshot} (set {self.env})",
+            reason=f"needs the {self.repo_name} snapshot, not on this machine (set {self.env} to its git directory)",
         )
 
 

@@ -20,7 +20,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("REFLONG_SHARED", REPO.parent / "shared")).resolve()
 REQUIRE_SHARED = os.environ.get("REFLONG_REQUIRE_SHARED", "") not in ("", "0")
-SKIP_REASON = f"needs ../shared (real corpus and data): not found at {SHARED}; set REFLONG_SHARED to its path"
+# The reason names what is missing, never this machine's path: it is read on other machines too.
+SKIP_REASON = (
+    "needs ../shared (real corpus and data), not found beside the checkout; set REFLONG_SHARED to its path"
+)
 REQUIRED_BUT_MISSING = (
     f"REFLONG_REQUIRE_SHARED is set but ../shared (real corpus and data) is not at {SHARED}; "
     "set REFLONG_SHARED to its path"
@@ -36,6 +39,11 @@ def _shared_or_skip() -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs_shared: uses the real corpus or data in ../shared")
+    config.addinivalue_line(
+        "markers",
+        "slow: an end-to-end run, a labelled set's data checks or a fault trial that takes a second "
+        "or more; left out of the fast command (-m 'not slow'), run by the full one",
+    )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -96,6 +96,7 @@ def test_long_urls_get_414(catalog_dir: Path) -> None:
     assert stats["by_kind_status"]["api"] == {"200": 1, "414": 1}
 
 
+@pytest.mark.slow
 def test_breaking_the_interval_gets_403_and_a_block(catalog_dir: Path) -> None:
     limits = ApiLimits(min_interval=0.3, block_seconds=0.8)
     with ArxivServer(catalog_dir, limits=limits) as srv:

@@ -76,6 +76,7 @@ def _clean_run(tmp_path, corpus_dir) -> list[str]:
 
 
 # -- the stand-in ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_stand_in_throttles_as_arxiv_does(server):
     server.faults.add("api:2:throttle:1.5")
     url = f"{server.url}/api/query?search_query=cat:cs.CL&max_results=1"
@@ -123,6 +124,7 @@ def test_defaults_give_ten_minutes_of_throttling_with_waits_capped():
     assert sum(NetPolicy(delay=3).backoff_for(n) for n in (1, 2, 3)) == 21  # the old budget: 21 s
 
 
+@pytest.mark.slow
 def test_a_throttling_spell_is_waited_out_and_every_record_comes(server, tmp_path, corpus_dir):
     expected = _clean_run(tmp_path, corpus_dir)
     server.faults.add("api:3:throttle:3")  # longer than the 1.4 s of count-based backoff
@@ -135,6 +137,7 @@ def test_a_throttling_spell_is_waited_out_and_every_record_comes(server, tmp_pat
     assert throttled[:2] == [None, None] and throttled[2] == "throttle" and throttled[-1] is None
 
 
+@pytest.mark.slow
 def test_a_429_that_arrives_after_the_read_timeout_is_still_throttling(corpus_dir, tmp_path):
     expected = _clean_run(tmp_path, corpus_dir)
     with ArxivServer(corpus_dir, throttle_latency=1.0, hang_seconds=10) as srv:
@@ -146,6 +149,7 @@ def test_a_429_that_arrives_after_the_read_timeout_is_still_throttling(corpus_di
     assert summary.throttle_spells == 1 and summary.throttle_seconds >= 5
 
 
+@pytest.mark.slow
 def test_a_pdf_throttling_spell_is_waited_out(server, tmp_path, corpus_dir):
     server.faults.add("pdf:1:throttle:2")
     summary = run_ingest(open_store(tmp_path / "s.db"), _settings(tmp_path, server))
@@ -165,6 +169,7 @@ def _cli(server, db, cache, *extra) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_spell_longer_than_the_budget_stops_with_one_line_and_a_rerun_resumes(server, tmp_path, corpus_dir):
     expected = _clean_run(tmp_path, corpus_dir)
     db, cache = tmp_path / "s.db", tmp_path / "cache"

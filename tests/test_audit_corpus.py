@@ -60,6 +60,7 @@ def real_build(tmp_path_factory, corpus_dir):
     return db, out
 
 
+@pytest.mark.slow
 def test_report_on_a_real_build_matches_its_statistics(real_build, data_dir):
     db, out = real_build
     compare = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
@@ -119,6 +120,7 @@ def test_report_on_a_real_build_matches_its_statistics(real_build, data_dir):
     assert all(r["seed_arxiv_id"] in keys or r["kind"] != "review" for r in rows)
 
 
+@pytest.mark.slow
 def test_report_escapes_a_key_title_with_markup(real_build, tmp_path):
     db, _out = real_build
     con = sqlite3.connect(db)

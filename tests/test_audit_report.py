@@ -71,6 +71,7 @@ def _run(*args: str) -> str:
     return result.output
 
 
+@pytest.mark.slow
 def test_report_matches_the_store_and_ref_long(built, data_dir):
     db, out, build_id = built
     compare = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
@@ -131,6 +132,7 @@ def test_report_matches_the_store_and_ref_long(built, data_dir):
     assert "<img" not in html and "<link" not in html
 
 
+@pytest.mark.slow
 def test_report_is_deterministic_and_flags_tampered_outputs(built):
     db, out, build_id = built
     _run("report", "--out", str(out), "--db", str(db), "--build", str(build_id))

@@ -30,6 +30,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_a_pipe_closed_before_the_first_line_ends_the_command_quietly(store, name):
     args = COMMANDS[name](*store)
@@ -42,6 +43,7 @@ def test_a_pipe_closed_before_the_first_line_ends_the_command_quietly(store, nam
     assert "Broken pipe" not in stderr and "Exception ignored" not in stderr and "Traceback" not in stderr
 
 
+@pytest.mark.slow
 def test_edges_into_a_shell_pipe_that_stops_reading(store):
     db, _ = store
     result = subprocess.run(

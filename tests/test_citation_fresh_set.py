@@ -13,6 +13,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from _labelled_sets import (
     RESOLVE_STYLES,
     Builder,
@@ -27,6 +28,9 @@ from _labelled_sets import (
     bench_baseline,
     bench_module,
 )
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH = LabelledSet(

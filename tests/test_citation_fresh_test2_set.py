@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
 from _labelled_sets import (
     REAL,
     LabelledSet,
@@ -35,6 +36,9 @@ from _labelled_sets import (
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 FRESH_TEST2 = LabelledSet(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
 from _labelled_sets import (
     Builder,
     LabelledSet,
@@ -29,6 +30,9 @@ from _labelled_sets import (
     bench_baseline,
     bench_module,
 )
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 HOLDOUT = LabelledSet(

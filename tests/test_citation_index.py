@@ -51,6 +51,7 @@ def _client(url: str, **kw) -> S2Index:
     return client
 
 
+@pytest.mark.slow
 def test_batch_lookup_gives_the_index_views_citation_counts(world):
     rows = _index_rows(world)
     counts: dict[str, int] = {}
@@ -65,6 +66,7 @@ def test_batch_lookup_gives_the_index_views_citation_counts(world):
     assert client.requests == {"batch": 1}
 
 
+@pytest.mark.slow
 def test_citers_are_paged_to_the_end_with_arxiv_ids_and_off_arxiv_citers(world):
     rows = _index_rows(world)
     top = max({r["cited"] for r in rows}, key=lambda c: sum(r["cited"] == c for r in rows))
@@ -81,6 +83,7 @@ def test_citers_are_paged_to_the_end_with_arxiv_ids_and_off_arxiv_citers(world):
     assert any(c.arxiv_id is None for c in page.citers)  # the index knows citers we cannot fetch
 
 
+@pytest.mark.slow
 def test_429_without_a_key_is_waited_out_without_retry_after(world):
     rows = _index_rows(world)
     seeds = sorted({r["cited"] for r in rows})[:4]
@@ -97,6 +100,7 @@ def test_429_without_a_key_is_waited_out_without_retry_after(world):
         assert len(page.citers) == sum(r["cited"] == seed for r in rows)
 
 
+@pytest.mark.slow
 def test_a_key_gets_one_request_per_second_and_a_bad_key_is_refused(world):
     with S2Server(world, api_keys={"good"}) as server:
         r1 = requests.post(
@@ -112,6 +116,7 @@ def test_a_key_gets_one_request_per_second_and_a_bad_key_is_refused(world):
     assert r2.json()["code"] == "429" and r3.status_code == 403
 
 
+@pytest.mark.slow
 def test_bad_ids_limits_and_fields_are_400_as_s2_answers(world):
     with S2Server(world, shared_limit=1000, shared_window=1) as server:
         base = server.url + "/graph/v1/paper"
@@ -132,6 +137,7 @@ def test_bad_ids_limits_and_fields_are_400_as_s2_answers(world):
     assert client.requests == {"citations": 1}
 
 
+@pytest.mark.slow
 def test_the_cache_asks_nothing_twice(world, tmp_path):
     engine = open_store(tmp_path / "s.db")
     rows = _index_rows(world)
@@ -198,6 +204,7 @@ def built(world, tmp_path_factory):
     return root, dry, dry_stats | {"pdfs_after_dry": pdfs_after_dry}, real, real_stats
 
 
+@pytest.mark.slow
 def test_dry_run_prints_the_plan_and_downloads_nothing(built):
     root, dry, stats, _, _ = built
     lines = dry.splitlines()
@@ -221,6 +228,7 @@ def test_dry_run_prints_the_plan_and_downloads_nothing(built):
     assert stats["pdfs_after_dry"] == 0
 
 
+@pytest.mark.slow
 def test_real_run_fetches_exactly_the_plan_and_asks_the_index_nothing_again(built):
     root, _dry, _, real, real_stats = built
     assert real_stats.get("batch", 0) + real_stats.get("citations", 0) == 0  # all from the store
@@ -231,6 +239,7 @@ def test_real_run_fetches_exactly_the_plan_and_asks_the_index_nothing_again(buil
     assert "build 1: 800 tasks in 8 files" in real
 
 
+@pytest.mark.slow
 def test_index_text_disagreements_reach_the_audit_queue_and_the_report(built, world):
     root, _, _, real, _ = built
     report = json.loads((root / "out" / "build_report.json").read_text())
@@ -254,6 +263,7 @@ def test_index_text_disagreements_reach_the_audit_queue_and_the_report(built, wo
     assert "Citation index vs our text" in card
 
 
+@pytest.mark.slow
 def test_without_an_index_the_pool_is_a_stratified_sample_not_the_first_by_date(world, tmp_path):
     with ArxivServer(world) as ax:
         args = [
@@ -282,6 +292,7 @@ def test_without_an_index_the_pool_is_a_stratified_sample_not_the_first_by_date(
     assert len(months) >= 5  # spread over the six pool months
 
 
+@pytest.mark.slow
 def test_an_unreachable_index_falls_back_to_sampling_and_says_so(world, tmp_path):
     with ArxivServer(world) as ax:
         args = [

@@ -36,6 +36,9 @@ from _labelled_sets import (
     bench_module,
 )
 
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
+
 # (entries, gold pairs) per style, as SOURCES.md reports them
 PMC = LabelledSet(
     "citation_pmc",

@@ -13,6 +13,7 @@ machine, that ``--share 2`` gives the committed bytes again.
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import (
     LabelledSet,
     assert_audit_is_rules_plus_errata,
@@ -33,6 +34,9 @@ from _labelled_sets import (
 )
 from test_citation_pmc_set import BUILDER, PMC
 from test_citation_pmc_test_set import PMC_TEST, _scan
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 PMC_TEST2 = LabelledSet(

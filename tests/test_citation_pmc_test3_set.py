@@ -13,6 +13,7 @@ biblio-glutton snapshot is on this machine, that ``--share 3`` gives the committ
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import (
     REPO,
     LabelledSet,
@@ -36,6 +37,9 @@ from _labelled_sets import (
 )
 from test_citation_pmc_set import BUILDER
 from test_citation_pmc_test_set import _scan
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 REAL = REPO / "tests" / "data" / "real"
 # (entries, gold pairs) per style, as SOURCES.md reports them

@@ -15,6 +15,7 @@ on this machine, that ``--share 5`` gives the committed bytes again.
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import (
     LabelledSet,
     assert_audit_is_rules_plus_errata,
@@ -37,6 +38,9 @@ from _labelled_sets import (
 )
 from test_citation_pmc_set import BUILDER
 from test_citation_pmc_test_set import _scan
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 PMC_TEST5 = LabelledSet(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from _labelled_sets import (
     BENCH,
     LabelledSet,
@@ -35,6 +36,9 @@ from _labelled_sets import (
     bench_module,
 )
 from test_citation_pmc_set import BUILDER, PMC
+
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
 
 # (entries, gold pairs) per style, as SOURCES.md reports them
 PMC_TEST = LabelledSet(

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# a labelled set's data checks: in the full suite (-m slow), not the fast one
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
 STYLES = {"apa", "biomedical", "cs_older", "humanities", "other", "physics"}

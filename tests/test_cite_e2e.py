@@ -63,6 +63,7 @@ def store(tmp_path_factory, corpus_dir, labels):
     return path, engine, cite_report, resolve_report
 
 
+@pytest.mark.slow
 def test_accuracy_on_labelled_papers(store, labels):
     path, engine, cite_report, _ = store
     assert cite_report.cited == len(labels)
@@ -76,6 +77,7 @@ def test_accuracy_on_labelled_papers(store, labels):
     assert ev.tp + ev.fn == sum(len(lab["cites"]) for lab in labels)
 
 
+@pytest.mark.slow
 def test_edges_carry_evidence_and_a_stable_key(store):
     path, engine, _, _ = store
     with Session(engine) as s:
@@ -103,6 +105,7 @@ def test_edges_carry_evidence_and_a_stable_key(store):
     assert {r[1] for r in rows} >= {"2302.13971", "2307.09288"}  # LLaMA and Llama 2, both cited
 
 
+@pytest.mark.slow
 def test_rerun_is_incremental_and_keeps_edge_ids(store, corpus_dir):
     _, engine, _, _ = store
     with Session(engine) as s:
@@ -116,6 +119,7 @@ def test_rerun_is_incremental_and_keeps_edge_ids(store, corpus_dir):
     assert after == before
 
 
+@pytest.mark.slow
 def test_new_seed_resolves_only_against_new_seed(store, tmp_path):
     _, engine, _, _ = store
     extra = tmp_path / "extra.jsonl"
@@ -142,6 +146,7 @@ def test_new_seed_resolves_only_against_new_seed(store, tmp_path):
     assert again.lists_resolved == 0
 
 
+@pytest.mark.slow
 def test_cli_edges_refs_and_stats(store):
     path, _, _, _ = store
     runner = CliRunner()
@@ -164,6 +169,7 @@ def test_cli_edges_refs_and_stats(store):
     assert set(stats["edges"]) == {"accept", "review", "reject"}
 
 
+@pytest.mark.slow
 def test_bad_reference_sections_are_recorded_and_do_not_stop_the_run(tmp_path):
     from reflong.db.text import ParsedDoc
 

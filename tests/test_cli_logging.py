@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+import pytest
 from click.testing import CliRunner
 
 from reflong.cli import main
@@ -20,6 +21,7 @@ def _ingest(corpus_dir, tmp_path, *top: str):
         return CliRunner().invoke(main, [*top, *args])
 
 
+@pytest.mark.slow
 def test_a_retry_is_a_warning_on_stderr_and_quiet_hides_it(corpus_dir, tmp_path):
     res = _ingest(corpus_dir, tmp_path)
     assert res.exit_code == 0, res.output

@@ -66,6 +66,7 @@ SHARED = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_a_card_is_a_valid_dataset_card(tmp_path, data_dir, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

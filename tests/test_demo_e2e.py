@@ -24,6 +24,7 @@ def demo_out(tmp_path_factory) -> tuple[Path, str]:
     return out, result.output
 
 
+@pytest.mark.slow
 def test_demo_prints_where_outputs_are(demo_out):
     out, output = demo_out
     assert f"done: outputs in {out / 'paper'}" in output
@@ -31,6 +32,7 @@ def test_demo_prints_where_outputs_are(demo_out):
     assert "distractor false positives 0" in output and "dropped tasks 0" in output
 
 
+@pytest.mark.slow
 def test_every_answer_matches_the_generators_truth(demo_out):
     out, _ = demo_out
     truth: dict[tuple[str, int], set[str]] = {}
@@ -57,6 +59,7 @@ def test_every_answer_matches_the_generators_truth(demo_out):
     assert n_checked > 8000
 
 
+@pytest.mark.slow
 def test_hard_tasks_have_four_or_five_positives_and_confusers(demo_out):
     out, _ = demo_out
     answers = json.loads((out / "paper/hard_75K_answers.json").read_text())
@@ -67,6 +70,7 @@ def test_hard_tasks_have_four_or_five_positives_and_confusers(demo_out):
     assert report["keys_used"]["hard"] and report["dropped_tasks"] == []
 
 
+@pytest.mark.slow
 def test_the_printed_next_commands_work_on_what_the_demo_built(demo_out):
     """The demo prints follow-up commands (issue 12, item 13); each runs as printed, and run in
     the printed order none undoes an earlier one (issue 20, finding 10c: `paper --reuse-db` owns

@@ -66,6 +66,7 @@ def _references_part(text: str) -> str:
     return text[idx:]
 
 
+@pytest.mark.slow
 def test_catalog_files_and_fields(any_cat: Path) -> None:
     papers = _read(any_cat / "papers.jsonl")
     seeds = _read(any_cat / "seeds.jsonl")
@@ -120,6 +121,7 @@ def test_catalog_files_and_fields(any_cat: Path) -> None:
     assert any(p.get("doi") for p in papers) and any(len(p["versions"]) > 1 for p in papers)
 
 
+@pytest.mark.slow
 def test_roles_follow_dates_and_versions(any_cat: Path) -> None:
     gen = json.loads((any_cat / "generator.json").read_text())
     w = {k: date.fromisoformat(v) for k, v in gen["windows"].items()}
@@ -187,6 +189,7 @@ def test_near_miss_families(cat: Path) -> None:
     assert any(t["role"] == "distractor" and t["near_misses"] and not t["cites"] for t in truth)
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_other_seed_differs(cat: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     generate(again, CFG, jobs=1)  # serial: bytes must not depend on the worker count
@@ -197,6 +200,7 @@ def test_same_seed_same_bytes_other_seed_differs(cat: Path, tmp_path: Path) -> N
     assert not set(_digest(other).values()) & {v for k, v in _digest(cat).items() if k.endswith(".pdf")}
 
 
+@pytest.mark.slow
 def test_pdfs_hold_the_truth(any_cat: Path) -> None:
     """Every cited seed's title is in the PDF's references part (modulo case and hyphenation), with
     its arXiv id or DOI when the entry has one; no other seed's title is."""
@@ -229,6 +233,7 @@ def test_pdfs_hold_the_truth(any_cat: Path) -> None:
     assert hyphenated > len(truth) // 4  # entries broken across lines with hyphens
 
 
+@pytest.mark.slow
 def test_pages_are_two_column_papers_of_ref_long_size(cat: Path) -> None:
     tok = get_tokenizer("o200k_base")
     counts = []
@@ -314,6 +319,7 @@ def test_interrupted_run_is_finished_by_a_rerun(cat: Path, tmp_path: Path) -> No
     assert json.loads((out / "generator.json").read_text())["complete"] is True
 
 
+@pytest.mark.slow
 def test_parsed_documents_keep_their_own_title(cat: Path) -> None:
     """Issue 12, item 11: the generator repeats the title as a running header on later pages;
     the parser must keep page 1's title block (parser 1 lost it in about half the documents)."""

@@ -80,6 +80,7 @@ def _run(command: list[str], cwd: Path, swaps: dict[str, str]) -> subprocess.Com
     )
 
 
+@pytest.mark.slow
 def test_the_arxiv_stand_in_ingest_example_runs_as_written(corpus_dir, tmp_path):
     commands = _block("docs/ingest.md", "python -m reflong.servers.arxiv_server")
     server_line = next(c for c in commands if c[:3] == ["python", "-m", "reflong.servers.arxiv_server"])
@@ -114,6 +115,7 @@ def a_tasks(data_dir, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_openai_stand_in_eval_example_runs_as_written(a_tasks, tmp_path):
     commands = _block("docs/evaluate.md", "python -m reflong.servers.openai_server")
     server_line = next(c for c in commands if c[:3] == ["python", "-m", "reflong.servers.openai_server"])
@@ -136,6 +138,7 @@ def test_the_openai_stand_in_eval_example_runs_as_written(a_tasks, tmp_path):
     assert "ExAcc" in results[-1].stdout
 
 
+@pytest.mark.slow
 def test_the_f_example_runs_where_the_other_examples_run(shared_dir, tmp_path):
     """docs/synthetic-subsets.md's examples run from a checkout beside ../shared; the F example
     named bare files (`--summhay topic_news4.json`) and ran only inside the SummHay folder."""
@@ -152,6 +155,7 @@ def test_the_f_example_runs_where_the_other_examples_run(shared_dir, tmp_path):
     assert (checkout / "Ref-Long-F" / "manifest.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_missing_relative_input_says_where_it_was_looked_for(tmp_path):
     result = subprocess.run(
         [CLI, "f", "--summhay", "topic_news4.json", "--out", "F"],

@@ -114,6 +114,7 @@ def test_releases_come_from_the_rows_or_the_keys_month(tmp_path: Path) -> None:
     assert task_releases(tmp_path / "bare" / "easy_30K_answers.json", "easy_30K") == {}
 
 
+@pytest.mark.slow
 def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
     world, preds, server = contaminated
     planted = server.planted
@@ -194,6 +195,7 @@ def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
     assert "after - before: ExAcc -0.750 [95% CI -0.875, -0.625]" in text
 
 
+@pytest.mark.slow
 def test_cutoffs_table_and_user_file(contaminated, tmp_path: Path) -> None:
     world, preds, _ = contaminated
     shipped = shipped_table()
@@ -247,6 +249,7 @@ def test_bootstrap_is_exact_when_nothing_varies() -> None:
     assert view is None  # no task has a release: no view, eval score prints what it always printed
 
 
+@pytest.mark.slow
 def test_report_shows_the_split_and_a_plot(contaminated, tmp_path: Path) -> None:
     world, preds, _ = contaminated
     db, out = tmp_path / "store.db", tmp_path / "out"

@@ -51,6 +51,7 @@ def plain_run(tasks, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["hidden", "field", "tags"])
 def test_reasoning_mode_gives_the_same_predictions_and_counts_reasoning_tokens(
     mode, tasks, plain_run, tmp_path
@@ -109,6 +110,7 @@ def test_reasoning_settings_given_are_sent_and_nothing_is_refused(tasks, plain_r
     assert again["usage"] == m["usage"] and again["params_sent"] == m["params_sent"]
 
 
+@pytest.mark.slow
 def test_max_tokens_is_sent_as_max_completion_tokens_after_the_refusal(tasks, plain_run, tmp_path):
     out = tmp_path / "run"
     server, output = _run(tasks, out, "hidden", "--no-sampling", "--max-tokens", "5000", "--concurrency", "1")
@@ -137,6 +139,7 @@ def test_a_cap_the_reasoning_uses_up_gives_no_answer_and_a_warning(tasks, tmp_pa
     assert overall["exacc"] == 0 and overall["recall"] == 0  # scored as empty answers
 
 
+@pytest.mark.slow
 def test_a_refusal_that_is_no_parameter_we_can_drop_still_fails(tasks, tmp_path):
     with OpenAIServer([tasks], reasoning="hidden") as server:
         settings = RunSettings("reflong-standin", server.url, send_sampling=False, reasoning_effort="extreme")

@@ -6,6 +6,7 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from _audit_store import make_build
 from click.testing import CliRunner
 from test_audit_report import _Collect
@@ -21,6 +22,7 @@ def _run(*args: str) -> str:
     return result.output
 
 
+@pytest.mark.slow
 def test_report_shows_model_and_baseline_scores_by_setting(tmp_path: Path) -> None:
     db, out = tmp_path / "store.db", tmp_path / "out"
     make_build(db, out, n_tasks=10)

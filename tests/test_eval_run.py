@@ -95,6 +95,7 @@ def _cache_entries(cache: Path) -> int:
     return sum(1 for p in cache.rglob("*.json")) if cache.is_dir() else 0
 
 
+@pytest.mark.slow
 def test_kill_half_way_and_rerun_sends_no_request_twice(tmp_path: Path) -> None:
     tasks = _world(tmp_path / "tasks")
     out = tmp_path / "run"

@@ -233,6 +233,7 @@ def runs(tmp_path_factory, data_dir: Path) -> dict[str, Path]:
     return out
 
 
+@pytest.mark.slow
 def test_predictions_of_another_length_are_refused_in_one_line(runs, data_dir: Path, tmp_path: Path) -> None:
     # The trial: Paper easy_30K predictions against easy_45K answers (the keys match).
     paper = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
@@ -264,6 +265,7 @@ def test_predictions_of_another_length_are_refused_in_one_line(runs, data_dir: P
     assert ok["overall"]["exacc"] == 1.0 and ok["overall"]["n"] == 40
 
 
+@pytest.mark.slow
 def test_predictions_with_tasks_the_answers_lack_are_refused(runs) -> None:
     # The full run's predictions (20 tasks) against a 10-task smoke build of the same seed.
     answers = runs["a10"] / "answers" / "multi_stars_hard_8K_answers.json"

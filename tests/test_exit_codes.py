@@ -43,6 +43,7 @@ def test_every_pdf_failing_exits_non_zero_with_a_summary(tmp_path, server):
     assert lines[-1].startswith("Error: no PDF could be had: all 3 failed"), lines[-1]
 
 
+@pytest.mark.slow
 def test_a_pdf_503_spell_stops_the_run_resumably(tmp_path, server):
     server.faults.add("pdf:*:503")
     result = CliRunner().invoke(main, _ingest_args(tmp_path, server))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 from test_cite_e2e import add_papers
@@ -56,6 +57,7 @@ def test_html_answer_is_a_failure_retried_next_run(tmp_path, corpus_dir):
     assert lists == {"1805.02262": ("ok", 27), "1912.10667": ("ok", 40)} and fails == {}
 
 
+@pytest.mark.slow
 def test_hung_grobid_times_out_with_its_own_reason(tmp_path, corpus_dir):
     db, engine = _store(tmp_path, corpus_dir)
     with GrobidStandIn(corpus_dir, mode="hang", hang_seconds=20) as grobid:
@@ -70,6 +72,7 @@ def test_hung_grobid_times_out_with_its_own_reason(tmp_path, corpus_dir):
     assert elapsed < 15  # two PDFs at a 1 s timeout, not the 20 s hang
 
 
+@pytest.mark.slow
 def test_empty_lists_are_rechecked_with_retry_failed(tmp_path, corpus_dir):
     db, engine = _store(tmp_path, corpus_dir)
     runner = CliRunner()

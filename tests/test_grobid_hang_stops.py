@@ -82,6 +82,7 @@ def _posts(grobid) -> int:
     return sum(1 for method, _ in grobid.requests if method == "POST")
 
 
+@pytest.mark.slow
 def test_grobid_that_stops_answering_stops_the_stage_and_a_rerun_resumes(parsed, tmp_path, corpus_dir):
     assert MAX_CONSECUTIVE_TIMEOUTS == 3
     db = _copy(parsed, tmp_path)
@@ -114,6 +115,7 @@ def test_grobid_that_stops_answering_stops_the_stage_and_a_rerun_resumes(parsed,
     assert fails == {p: "grobid-http-500" for p in PAPERS[3:]}
 
 
+@pytest.mark.slow
 def test_with_fallback_a_hung_grobid_is_left_for_the_built_in_parser(parsed, tmp_path, corpus_dir):
     db = _copy(parsed, tmp_path)
     with GrobidStandIn(corpus_dir, mode="hang", hang_seconds=30) as grobid:
@@ -131,6 +133,7 @@ def test_with_fallback_a_hung_grobid_is_left_for_the_built_in_parser(parsed, tmp
     assert set(lists) == set(PAPERS)
 
 
+@pytest.mark.slow
 def test_a_timeout_between_answers_does_not_stop_the_stage(parsed, tmp_path, corpus_dir):
     """Only timeouts *in a row* count: an answer (even an error answer) resets the count."""
     db = _copy(parsed, tmp_path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from _harvest_catalog import write_catalog
 from click.testing import CliRunner
 from test_harvest_oai import _expected_roles, _roles
@@ -26,6 +27,7 @@ def _api_queries(srv) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 def test_window_queries_split_under_the_cap_and_the_store_matches_oai(tmp_path):
     root = tmp_path / "cat"
     papers = write_catalog(root, until="2024-09-30", per_day=2)  # ~60 a month: over a cap of 50

@@ -162,6 +162,7 @@ def _cmd(url: str, db, *extra: str) -> list[str]:
             "--arxiv-url", url, "--oai-url", f"{url}/oai", "--db", str(db), *extra]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
     root, _ = catalog
     with ArxivServer(root, oai_page_size=4) as srv:
@@ -195,6 +196,7 @@ def test_killed_harvest_resumes_from_the_stored_token(catalog, tmp_path):
     assert store_digest(db) == store_digest(tmp_path / "whole.db")
 
 
+@pytest.mark.slow
 def test_expired_token_falls_back_to_the_last_committed_datestamp(catalog, tmp_path):
     root, _ = catalog
     with ArxivServer(root, oai_page_size=10) as srv:
@@ -272,6 +274,7 @@ class _Forbidden(BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.slow
 def test_403_stops_the_run_at_once_with_one_line(tmp_path):
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Forbidden)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -286,6 +289,7 @@ def test_403_stops_the_run_at_once_with_one_line(tmp_path):
     assert "rerun the same command" in errors[0] and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_503_spell_backs_off_then_stops_resumably(catalog, tmp_path):
     root, _ = catalog
     db = tmp_path / "a.db"

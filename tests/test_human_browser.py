@@ -146,6 +146,7 @@ def _check_screenshot(driver, path: Path) -> None:
     assert colours.get((0xFF, 0x9F, 0x1C), 0) > 200  # the current match's highlight
 
 
+@pytest.mark.slow
 def test_a_person_answers_through_the_page_survives_a_killed_server_and_is_scored(
     driver, tmp_path: Path
 ) -> None:

@@ -127,6 +127,7 @@ def test_s2_stand_in_answers_429_as_s2_does_no_retry_after_and_a_code(world):
     )
 
 
+@pytest.mark.slow
 def test_s2_shared_pool_refuses_under_the_published_rate_and_the_client_waits_the_spell_out(world):
     counts = _counts(world)
     seeds = sorted(counts)[:3]
@@ -303,6 +304,7 @@ def test_openalex_a_list_that_stays_timed_out_is_flagged_stored_and_shown(world,
     assert cached.citers_report([top]).timed_out == [top]
 
 
+@pytest.mark.slow
 def test_openalex_timed_out_lists_reach_the_plan_line(world, tmp_path):
     with (
         ArxivServer(world) as ax,

@@ -137,6 +137,7 @@ def _plan_tables(db: Path) -> tuple[list, list]:
     return keys, picks
 
 
+@pytest.mark.slow
 def test_the_cli_choices_and_help_come_from_the_registry(with_fake):
     assert registry.choices() == ["auto", "s2", "openalex", "none"]
     plain = CliRunner().invoke(main, ["ingest", "--help"]).output
@@ -154,6 +155,7 @@ def test_the_cli_choices_and_help_come_from_the_registry(with_fake):
     )
 
 
+@pytest.mark.slow
 def test_a_registered_provider_plans_like_s2_on_the_same_index_view(world, with_fake, tmp_path):
     view = world / "s2_index.jsonl"
     fake = with_fake(

@@ -49,6 +49,7 @@ def test_default_politeness_is_at_least_three_seconds():
     assert PoliteArxivClient().delay_seconds >= 3.0
 
 
+@pytest.mark.slow
 def test_requests_are_spaced_by_the_delay(server):
     client = PoliteArxivClient(server.url, NetPolicy(delay=0.5, retries=0), page_size=2)
     assert _ids(client.search(APRIL_CL)) == APRIL_IDS  # 3 pages
@@ -72,6 +73,7 @@ def test_retry_after_header_is_honoured(corpus_dir):
         assert times[1] - times[0] >= 0.6
 
 
+@pytest.mark.slow
 def test_503_is_retried_with_growing_backoff_then_gives_up(server):
     server.faults.add("api:1:503")
     assert _ids(PoliteArxivClient(server.url, POLICY).search(APRIL_CL)) == APRIL_IDS
@@ -175,6 +177,7 @@ def test_pdf_hang_times_out_and_is_retried(server, tmp_path, db_path):
     assert (summary.fetched, summary.failed) == (2, 1)
 
 
+@pytest.mark.slow
 def test_killed_download_leaves_no_partial_pdf_and_rerun_completes(server, tmp_path, db_path, corpus_dir):
     server.faults.add("pdf:1:hang-body")  # half of 2204.02311, then silence
     cache = tmp_path / "cache"
@@ -234,6 +237,7 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_unreachable_arxiv_is_one_line_through_the_cli(tmp_path):
     port = _closed_port()
     cmd = [sys.executable, "-c", "from reflong.cli import main; main()", "ingest", "--since", "2024-03"]

@@ -205,6 +205,7 @@ def _documents(folder: Path) -> dict[tuple[str, int], str]:
     return docs
 
 
+@pytest.mark.slow
 def test_every_build_carries_licences_and_the_card_counts_them(demo: Path) -> None:
     docs = _documents(demo / "paper")
     counts = Counter(label_of(url or None) for url in docs.values())
@@ -226,6 +227,7 @@ def test_every_build_carries_licences_and_the_card_counts_them(demo: Path) -> No
     assert "rebuild with `--licenses cc-by,cc-by-sa,cc0,public-domain`" in card
 
 
+@pytest.mark.slow
 def test_paper_licenses_keeps_only_those_licences(demo: Path) -> None:
     out = demo / "kept"
     args = [

@@ -64,6 +64,7 @@ def _match(*args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
+@pytest.mark.slow
 def test_match_gives_the_pipelines_decisions_on_real_strings(sample, tmp_path):
     entries, seeds = sample
     entries_file, seeds_file = _write(tmp_path, entries, seeds)

@@ -65,6 +65,7 @@ def test_the_classifier_labels_each_phenomenon_a_messy_entry_carries():
     assert shares([{"typo"}, set()], ("typo", "exact")) == {"typo": 0.5, "exact": 0.0, "n": 2}
 
 
+@pytest.mark.slow
 def test_clean_bibliographies_are_unchanged_and_messy_ones_are_reproducible():
     works = [WORK, Work("ext-1", "Older Work on Things", ["Di Roe"], date(2019, 5, 1), None, None, "ACL")]
     # the entries main printed before messy entries existed (messy=False is the default)
@@ -162,6 +163,7 @@ def test_venue_only_citations_of_seeds_count_neither_way(messy_world, tmp_path):
     con.close()
 
 
+@pytest.mark.slow
 def test_the_worlds_shares_follow_the_corpus(messy_world, corpus_dir):
     from reflong.demo.phenomena_shares import corpus_shares
 
@@ -187,6 +189,7 @@ def test_the_worlds_shares_follow_the_corpus(messy_world, corpus_dir):
     assert world["cited_titles"]["exact"] < 0.99  # not every seed title printed verbatim any more
 
 
+@pytest.mark.slow
 def test_synth_arxiv_messy_prints_messy_entries_and_keeps_unprovable_ones_out_of_cites(tmp_path):
     from reflong.demo.generate import generate
     from reflong.demo.world import SynthConfig

@@ -84,6 +84,7 @@ def _records(db) -> int:
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["truncate", "empty"])
 def test_a_page_that_does_not_parse_is_asked_again(catalog, whole, tmp_path, fault):
     db, records, pages = whole
@@ -102,6 +103,7 @@ def test_a_page_that_does_not_parse_is_asked_again(catalog, whole, tmp_path, fau
     assert _state(tmp_path / "a.db")["completed"] == 1
 
 
+@pytest.mark.slow
 def test_a_page_that_keeps_failing_stops_the_run_and_a_rerun_resumes(catalog, whole, tmp_path):
     db, _records_whole, pages = whole
     a = tmp_path / "a.db"
@@ -127,6 +129,7 @@ def test_a_page_that_keeps_failing_stops_the_run_and_a_rerun_resumes(catalog, wh
     assert _state(a)["completed"] == 1
 
 
+@pytest.mark.slow
 def test_a_list_that_ends_before_its_complete_list_size_is_not_silent(catalog, whole, tmp_path):
     """Page 2 parses but carries an empty token although 'completeListSize' says more remain
     (the legacy server, ``/oai2``, which sends completeListSize).

@@ -96,6 +96,7 @@ def _list_queries(srv) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["/oai", "/oai2"])
 def test_an_expired_token_mid_list_loses_no_record(catalog, tmp_path, route):
     with ArxivServer(catalog, oai_page_size=PAGE) as srv:
@@ -120,6 +121,7 @@ def test_an_expired_token_mid_list_loses_no_record(catalog, tmp_path, route):
     assert digest(tmp_path / "a.db") == digest(whole)  # not one record lost (nor one extra)
 
 
+@pytest.mark.slow
 def test_a_stored_token_past_its_expiration_date_is_not_used(catalog, tmp_path):
     """arXiv's current tokens hold a skip count that is right only while the list stays as it was;
     they say they expire at the next UTC midnight but the server takes them at any age. A rerun
@@ -150,6 +152,7 @@ def test_a_stored_token_past_its_expiration_date_is_not_used(catalog, tmp_path):
     assert digest(db) == digest(whole)
 
 
+@pytest.mark.slow
 def test_a_server_that_refuses_every_token_stops_in_one_line(catalog, tmp_path):
     with ArxivServer(catalog, oai_page_size=PAGE) as srv:
         srv.faults.add("oai:*:expire")  # every request with a token: badResumptionToken

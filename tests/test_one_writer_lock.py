@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, func, select
 
@@ -52,6 +53,7 @@ def _cli(*args: str, cwd: Path, code: str = CLI) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_two_concurrent_ingests_one_refuses_the_other_finishes(tmp_path, corpus_dir):
     db = tmp_path / "store.db"
     args = ("ingest", "--source", str(corpus_dir), "--db", str(db), "--cache", str(tmp_path / "cache"))
@@ -109,6 +111,7 @@ def test_held_lock_gives_one_line_for_every_writing_command(tmp_path, corpus_dir
         assert runner.invoke(main, ["stats", "--db", str(db)]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_wait_lock_waits_for_the_other_run(tmp_path, corpus_dir):
     db = tmp_path / "store.db"
     open_store(db)

@@ -50,6 +50,7 @@ def _counts(world: Path) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 def test_batch_lookup_by_arxiv_dois_gives_the_index_views_citation_counts(world):
     counts = _counts(world)
     cited = sorted(counts)[:5]
@@ -109,6 +110,7 @@ def test_a_works_arxiv_id_comes_from_its_location_or_its_datacite_doi():
     ]
 
 
+@pytest.mark.slow
 def test_429_over_the_per_second_limit_is_retried_until_the_answers_are_whole(world):
     counts = _counts(world)
     seeds = sorted(counts)[:4]
@@ -212,6 +214,7 @@ def runs(world, tmp_path_factory):
     return s2_root, s2_dry, s2_stats, oa_root, oa_dry, oa_stats, oa_real, oa_real_stats
 
 
+@pytest.mark.slow
 def test_openalex_dry_run_plans_the_same_keys_and_pdfs_as_s2_on_the_same_world(runs):
     s2_root, s2_dry, s2_stats, oa_root, oa_dry, oa_stats, *_ = runs
     first = oa_dry.splitlines()[0]
@@ -234,6 +237,7 @@ def test_openalex_dry_run_plans_the_same_keys_and_pdfs_as_s2_on_the_same_world(r
     assert {s for (s,) in con.execute("select distinct source from index_paper")} == {"openalex"}
 
 
+@pytest.mark.slow
 def test_openalex_real_run_fetches_the_plan_and_asks_the_index_nothing_again(runs):
     *_, oa_root, _dry, _stats, real, real_stats = runs
     assert sum(real_stats["openalex"].get(k, 0) for k in ("batch", "locations", "citations")) == 0

@@ -105,6 +105,7 @@ def small_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
+@pytest.mark.slow
 def test_parquet_writer_failing_sink_is_an_oserror_not_an_abort(tmp_path):
     """RLIMIT_FSIZE: the parquet file cannot grow past 200 kB. pyarrow 26 aborted the process
     (exit 134) and left ``c.parquet.part``; now the write fails with EFBIG and abort cleans up."""
@@ -140,6 +141,7 @@ def test_parquet_writer_failing_sink_is_an_oserror_not_an_abort(tmp_path):
     assert _files(out) == set()
 
 
+@pytest.mark.slow
 def test_full_disk_while_writing_parquet_is_one_line_and_leaves_nothing(small_disk, data_dir):
     """The released A preset on a disk with 4 MB free: the first configuration's JSON fits, its
     parquet does not. Before: exit 134 (pyarrow's abort), a .part and two JSON files left."""
@@ -154,6 +156,7 @@ def test_full_disk_while_writing_parquet_is_one_line_and_leaves_nothing(small_di
     assert _files(disk) == {"filler"}  # no .part, no configuration, no manifest
 
 
+@pytest.mark.slow
 def test_clearly_short_disk_is_refused_before_writing(small_disk, data_dir):
     """1 MB free, and the first configuration alone needs about 3.4 MB of JSON: refused in one
     line when its first task shows the size, before a byte of it lands on the disk."""
@@ -186,6 +189,7 @@ def _paper(store: Path, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_full_disk_in_paper_leaves_no_report_and_no_file(small_disk, demo_store):
     """Before: exit 1, but build_report.json and the configurations written so far stayed."""
     disk, fill = small_disk
@@ -214,6 +218,7 @@ def _unfinished(out: Path) -> None:
         assert last.startswith("Error: ") and "did not finish" in last, (args, result.output)
 
 
+@pytest.mark.slow
 def test_killed_rebuild_looks_unfinished_and_a_rerun_completes_it(tmp_path, demo_store):
     out = tmp_path / "paper"
     first = _cli(_paper(demo_store, out))
@@ -234,6 +239,7 @@ def test_killed_rebuild_looks_unfinished_and_a_rerun_completes_it(tmp_path, demo
     assert (out / "manifest.json").read_bytes() == manifest  # the same outputs, byte for byte
 
 
+@pytest.mark.slow
 def test_killed_first_build_just_before_its_manifest(tmp_path, demo_store):
     out = tmp_path / "paper"
     killed = _cli(_paper(demo_store, out), "manifest")

@@ -54,6 +54,7 @@ def built(tmp_path_factory, corpus_dir):
     return work, db, out, result.output
 
 
+@pytest.mark.slow
 def test_pipeline_summary_and_files(built):
     _work, _db, out, output = built
     assert "build 1: 36 tasks in 3 files" in output
@@ -72,6 +73,7 @@ def test_pipeline_summary_and_files(built):
     assert "Ground truth checks" in card and "Papers that became documents" in card
 
 
+@pytest.mark.slow
 def test_fit_policy_makes_real_papers_documents(built):
     """Default --doc-policy fit: nearly every parsed paper becomes a document of the setting's size
     (with whole papers under 5,000 tokens none of the corpus papers would), by one rule for all."""
@@ -90,6 +92,7 @@ def test_fit_policy_makes_real_papers_documents(built):
             assert numbers == sorted(numbers)  # sampled entries keep the paper's order and numbering
 
 
+@pytest.mark.slow
 def test_answers_format_matches_release(built, data_dir):
     _work, _db, out, _ = built
     released = (data_dir / "reflong/Ref-Long-Paper/answers/easy_30K_answers.json").read_bytes()
@@ -113,6 +116,7 @@ def _rows(out: Path, label: str) -> list[dict]:
     return pq.read_table(out / "data" / f"easy_{label}.parquet").to_pylist()
 
 
+@pytest.mark.slow
 def test_ground_truth_agrees_with_hand_labels(built, corpus_dir):
     """Every answer document that has hand labels cites the key there; no labelled negative is an answer."""
     _work, _db, out, _ = built
@@ -140,6 +144,7 @@ def test_ground_truth_agrees_with_hand_labels(built, corpus_dir):
     assert checked >= 20
 
 
+@pytest.mark.slow
 def test_date_safety_and_cumulative_sampling(built, corpus_dir):
     _work, _db, out, _ = built
     first = {
@@ -173,6 +178,7 @@ def test_date_safety_and_cumulative_sampling(built, corpus_dir):
         assert all(e["reference"] and e["method"] in ("arxiv_id", "doi", "title") for e in row["evidence"])
 
 
+@pytest.mark.slow
 def test_rebuild_from_store_is_byte_identical(built, corpus_dir):
     work, db, out, _ = built
     seeds = str(corpus_dir / "seeds.jsonl")
@@ -190,6 +196,7 @@ def test_rebuild_from_store_is_byte_identical(built, corpus_dir):
     assert _files(work / "seed4")["easy_30K_answers.json"] != _files(out)["easy_30K_answers.json"]
 
 
+@pytest.mark.slow
 def test_rebuild_after_verdicts_changes_positives_exactly(built, corpus_dir):
     """Audit verdicts win over the resolver in the next build, and the rebuild says what changed."""
     work, db, out, _ = built

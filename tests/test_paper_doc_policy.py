@@ -139,6 +139,7 @@ def _built(tmp_path, **settings):
     return result, rows
 
 
+@pytest.mark.slow
 def test_many_citers_sampled_cumulative_and_never_negative(tmp_path):
     """A key with 12 citers yields tasks of 2-5 (easy) / 4-5 (hard) of them, fixed across lengths;
     the other citers never appear as negatives; every label holds on the final text."""
@@ -186,6 +187,7 @@ def test_many_citers_skip_keeps_the_old_rule(tmp_path):
         run_paper_build(engine, WINDOW, tmp_path / "out", settings)
 
 
+@pytest.mark.slow
 def test_fit_documents_from_long_papers(tmp_path):
     """Every paper is cut to the budget by one rule: body start, sampled numbered references that
     keep the key's entry (positives) and the sequel's entry (the confuser) with their numbers."""

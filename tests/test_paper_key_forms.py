@@ -45,6 +45,7 @@ def _lexical(out: Path) -> dict[str, float]:
     return {v["config"]: v["exacc"] for v in kinds["lexical"].values() if "config" in v}
 
 
+@pytest.mark.slow
 def test_string_search_solves_titles_not_abstracts(builds):
     assert set(_lexical(builds["title"]).values()) == {1.0}
     assert set(_lexical(builds["abstract"]).values()) == {0.0}
@@ -52,6 +53,7 @@ def test_string_search_solves_titles_not_abstracts(builds):
     assert all(0.0 < x < 1.0 for x in _lexical(builds["arxiv-id"]).values())
 
 
+@pytest.mark.slow
 def test_arxiv_id_keys_keep_the_ground_truth(builds):
     for config in ("easy_15K", "easy_30K"):
         title = json.loads((builds["title"] / f"{config}_answers.json").read_text())
@@ -63,6 +65,7 @@ def test_arxiv_id_keys_keep_the_ground_truth(builds):
         )
 
 
+@pytest.mark.slow
 def test_abstract_keys_name_the_seed_by_its_abstract(builds):
     out = builds["abstract"]
     table = pq.read_table(out / "data" / "easy_15K.parquet").to_pylist()
@@ -75,6 +78,7 @@ def test_abstract_keys_name_the_seed_by_its_abstract(builds):
     assert any("no abstract in the store" in why for why in report["skipped_keys"]["easy"].values())
 
 
+@pytest.mark.slow
 def test_variants_recorded_in_manifest_and_card_only_when_set(builds):
     plain = json.loads((builds["title"] / "manifest.json").read_text())["settings"]
     assert "key_form" not in plain and "strategy_prompt" not in plain

@@ -39,6 +39,7 @@ def built(tmp_path_factory, corpus_dir):
     return tmp_path, out, result.output
 
 
+@pytest.mark.slow
 def test_distractor_window_citers_of_older_keys_are_positives(built, corpus_dir):
     _tmp, out, output = built
     report = json.loads((out / "build_report.json").read_text())
@@ -65,6 +66,7 @@ def test_distractor_window_citers_of_older_keys_are_positives(built, corpus_dir)
     assert late_positives > 0  # distractor-window papers citing an older key are in the answers
 
 
+@pytest.mark.slow
 def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corpus_dir):
     tmp_path, out, _ = built
     db = str(tmp_path / "store.db")
@@ -84,6 +86,7 @@ def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corp
     assert "removed 4 of its files" in result.output  # easy_4K json, answers, parquet; report.html
 
 
+@pytest.mark.slow
 def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built, monkeypatch, tmp_path):
     from test_dataset_card import SHARED, check_card
 
@@ -98,6 +101,7 @@ def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built,
     assert "## Ground truth checks" in (out / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_paper_manifest_and_card_name_the_resolver_that_decided_the_answers(built):
     """Provenance: the answers depend on the resolver's rules, so a paper build records its version
     and fingerprint (version + thresholds), as a release's ``release.json`` does."""

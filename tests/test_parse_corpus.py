@@ -48,6 +48,7 @@ def corpus_store(tmp_path_factory, corpus_dir):
     return {a: docs[sha] for a, sha in sha_of.items()}, chunks, report
 
 
+@pytest.mark.slow
 def test_whole_corpus_parses(corpus_store):
     docs, _, report = corpus_store
     assert len(docs) == 55 and report.parsed == 55 and report.failed == 0
@@ -55,12 +56,14 @@ def test_whole_corpus_parses(corpus_store):
     assert report.pages == 1318
 
 
+@pytest.mark.slow
 def test_references_section_found_for_at_least_95_percent(corpus_store):
     docs, _, _ = corpus_store
     found = [a for a, d in docs.items() if d.has_references and d.references_text.strip()]
     assert len(found) / len(docs) >= 0.95, sorted(set(docs) - set(found))
 
 
+@pytest.mark.slow
 def test_body_never_contains_reference_entries(corpus_store):
     docs, _, _ = corpus_store
     for arxiv_id, d in docs.items():
@@ -71,6 +74,7 @@ def test_body_never_contains_reference_entries(corpus_store):
         assert not leaked, (arxiv_id, leaked[:3])
 
 
+@pytest.mark.slow
 def test_reference_entries_match_the_hand_labels(corpus_store, corpus_dir):
     """One entry per line: labelled reference strings are whole lines, counts match n_references."""
     docs, _, _ = corpus_store
@@ -87,6 +91,7 @@ def test_reference_entries_match_the_hand_labels(corpus_store, corpus_dir):
     assert exact_counts / len(labels) >= 0.9, exact_counts
 
 
+@pytest.mark.slow
 def test_chunks_exact_counts_and_bounds(corpus_store):
     docs, chunks, _ = corpus_store
     tok = get_tokenizer("o200k_base")
@@ -105,6 +110,7 @@ def test_chunks_exact_counts_and_bounds(corpus_store):
             assert joined == _ws(text), (arxiv_id, section)
 
 
+@pytest.mark.slow
 def test_clean_text(corpus_store):
     docs, _, _ = corpus_store
     stamp = re.compile(
@@ -117,6 +123,7 @@ def test_clean_text(corpus_store):
             assert not stamp.search(text), (arxiv_id, stamp.search(text))
 
 
+@pytest.mark.slow
 def test_running_headers_and_page_numbers_removed(corpus_store):
     docs, _, _ = corpus_store
     # ICLR's running header is on every page of these two papers.
@@ -158,6 +165,7 @@ GOLDEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arxiv_id", sorted(GOLDEN))
 def test_golden_first_page_sentence_and_last_reference(corpus_store, arxiv_id):
     docs, _, _ = corpus_store
@@ -167,6 +175,7 @@ def test_golden_first_page_sentence_and_last_reference(corpus_store, arxiv_id):
     assert d.references_text.splitlines()[-1] == last_ref
 
 
+@pytest.mark.slow
 def test_two_column_reading_order_and_hyphenation(corpus_store):
     body = corpus_store[0]["1810.04805"].body_text
     left = body.index("Language model pre-training has been shown to be effective for improving many")
@@ -177,6 +186,7 @@ def test_two_column_reading_order_and_hyphenation(corpus_store):
     assert "representa- tion" not in body and "representa-tion" not in body
 
 
+@pytest.mark.slow
 def test_appendix_after_references_is_kept_apart(corpus_store):
     docs, _, _ = corpus_store
     d = docs["1706.03762"]  # "Attention Visualizations" follows the bibliography
@@ -190,6 +200,7 @@ def _words(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
 
 
+@pytest.mark.slow
 def test_page_one_title_is_kept_when_later_pages_repeat_it(corpus_store, corpus_dir):
     """Issue 12, item 11: these four papers repeat their title as the running header of later
     pages; parser 1 dropped page 1's title block with the headers (50 of 55 titles kept; now 54,

@@ -65,6 +65,7 @@ def _run(memory_mb: int, *sizes: int) -> list[stage.DocResult]:
     return [results[sha] for _, sha in tasks]
 
 
+@pytest.mark.slow
 def test_the_cap_bounds_what_a_worker_adds_not_its_rss(big_parent):
     assert big_parent >= 300
     vm_at_fork = _status_mib("VmSize")  # a forked worker starts with the parent's address space

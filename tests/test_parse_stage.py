@@ -147,6 +147,7 @@ def test_papers_sharing_a_pdf_share_one_parse(db_path, corpus_dir, tmp_path):
         assert len(s.exec(select(ParsedDoc)).all()) == 1
 
 
+@pytest.mark.slow
 def test_hung_pdf_is_stopped_by_the_time_limit(db_path, corpus_dir, tmp_path):
     engine = open_store(db_path)
     hang = nested_forms_pdf(tmp_path / "hang.pdf", depth=8, visible=False)  # minutes of CPU
@@ -158,6 +159,7 @@ def test_hung_pdf_is_stopped_by_the_time_limit(db_path, corpus_dir, tmp_path):
     assert mp.active_children() == []  # the hung worker was killed, the others stopped
 
 
+@pytest.mark.slow
 def test_ballooning_pdf_is_stopped_by_the_memory_cap(db_path, corpus_dir, tmp_path):
     engine = open_store(db_path)
     bomb = nested_forms_pdf(tmp_path / "bomb.pdf", depth=7, visible=True)  # 10M strings on the page

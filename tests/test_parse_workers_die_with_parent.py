@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_parse_stage import add_papers, nested_forms_pdf
 
 from reflong.db import open_store
@@ -41,6 +42,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 def test_sigkill_of_parse_leaves_no_worker(tmp_path, corpus_dir):
     db = tmp_path / "store.db"
     # Two PDFs that keep a worker busy (extraction burns CPU off the page) and good ones behind.

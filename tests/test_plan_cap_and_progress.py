@@ -60,11 +60,13 @@ def _picks(root: Path) -> dict[str, int]:
     return dict(con.execute("select role, count(*) from plan_pick group by role"))
 
 
+@pytest.mark.slow
 def test_uncapped_plan_of_this_world_is_larger_than_every_cap_below(servers, tmp_path):
     _ingest(servers, tmp_path, "--dry-run")
     assert sum(_picks(tmp_path).values()) > 40  # so 40 and every smaller cap binds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [40, 20, 25, 12, 3])
 def test_the_plan_never_exceeds_max_pdfs_and_says_what_it_cut(servers, tmp_path, cap):
     result = _ingest(servers, tmp_path, "--max-pdfs", str(cap), "--dry-run")
@@ -90,6 +92,7 @@ def test_the_plan_never_exceeds_max_pdfs_and_says_what_it_cut(servers, tmp_path,
         assert len(citers & picked) >= 2, key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [20, 40])
 def test_a_real_run_fetches_at_most_the_cap(servers, tmp_path, cap):
     result = _ingest(servers, tmp_path, "--max-pdfs", str(cap))
@@ -98,6 +101,7 @@ def test_a_real_run_fetches_at_most_the_cap(servers, tmp_path, cap):
     assert f"PDFs fetched {fetched}, cached 0, failed 0" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_capped_build_still_makes_tasks(servers, tmp_path):
     """40 PDFs are enough for a build: keys kept whole (up to 5 citers) and 20 distractors."""
     result = _ingest(
@@ -148,6 +152,7 @@ def test_the_cut_order_extra_citers_then_controls_then_distractors_then_whole_ke
     assert cap_plan(_citers(10, 8), order, controls, distractors, 1, seed=0).total() == 1
 
 
+@pytest.mark.slow
 def test_the_index_questions_of_the_plan_show_progress(world, tmp_path):
     """A slow index (0.15 s an answer) and progress every 0.1 s: lines for the lookups and for
     the citers, with counts, on stderr; none on stdout (the plan stays clean)."""
@@ -206,6 +211,7 @@ def small_disk_ok(tmp_path_factory) -> None:
         pytest.skip(f"cannot mount a tmpfs here: {df.stderr.strip()[:200]}")
 
 
+@pytest.mark.slow
 def test_a_plan_larger_than_the_free_disk_is_refused_in_one_line(servers, tmp_path, small_disk_ok):
     """Finding 10g: the plan (about 48 PDFs x 1.7 MB = 0.08 GB) against a 4 MB cache disk."""
     ax, s2 = servers

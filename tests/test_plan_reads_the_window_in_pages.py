@@ -87,6 +87,7 @@ def test_positions_drawn_from_a_count_are_what_seeded_sample_picks():
             assert picked == expected, (count, n)
 
 
+@pytest.mark.slow
 def test_the_plan_turns_only_its_picks_into_paper_versions(world, tmp_path, monkeypatch):
     """After the roles are assigned, the plan makes a ``PaperMeta`` of each paper it picks and of
     no other paper of the window (the whole window held as ``PaperMeta`` was what grew)."""

@@ -125,6 +125,7 @@ def _commands(db: Path, root: Path, citing: str) -> list[list[str]]:
     ]
 
 
+@pytest.mark.slow
 def test_readers_work_in_a_read_only_folder(built, how):
     root, store, _build_id, citing = built
     copy = root / "copy"
@@ -152,6 +153,7 @@ def _killed_writer(store: Path) -> None:
     assert {p.name for p in store.iterdir()} == {"store.db", "store.db-wal", "store.db-shm"}
 
 
+@pytest.mark.slow
 def test_rows_still_in_the_wal_are_read(built, how, tmp_path):
     _root, store, _build_id, _citing = built
     folder = tmp_path / "killed"
@@ -168,6 +170,7 @@ def test_rows_still_in_the_wal_are_read(built, how, tmp_path):
     con.close()
 
 
+@pytest.mark.slow
 def test_a_wal_without_its_shm_is_refused_in_one_line(built, how, tmp_path):
     _root, store, _build_id, _citing = built
     folder = tmp_path / "noshm"

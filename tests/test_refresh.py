@@ -31,6 +31,9 @@ from reflong.demo.growing_world import grow_world
 from reflong.demo.rehearsal import RehearsalSettings, StandIns
 from reflong.ingest.plan.windows import add_months
 
+# one growing world shared by every test here, each release building on the one before: slow as a whole
+pytestmark = pytest.mark.slow
+
 SCALE = 0.001
 WHY = "the entry names another paper"
 

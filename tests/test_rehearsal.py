@@ -56,6 +56,7 @@ def _wait_for(predicate, timeout: float, what: str) -> None:
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_the_rehearsal_runs_the_default_paper_command_and_measures_it(tmp_path):
     out = tmp_path / "rehearsal"
     done = _rehearsal(out)
@@ -104,6 +105,7 @@ def test_the_rehearsal_runs_the_default_paper_command_and_measures_it(tmp_path):
     assert result["dry_run_estimate"]["index"] == result["requests_after_plan"]["index"] > 0
 
 
+@pytest.mark.slow
 def test_a_killed_or_interrupted_rehearsal_stops_its_run_and_a_rerun_resumes(tmp_path):
     out = tmp_path / "rehearsal"
     run_dir = out / RUN

@@ -268,6 +268,7 @@ def test_a_misquoted_last_word_with_first_author_and_year_is_the_work():
 # --- 5. the PMC set per style ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_style_of_the_pmc_set_meets_the_target():
     audited = bench_ours("citation_pmc", "pmc", naive=False)["audited"]["ours"]
     for style, figures in audited.items():

@@ -255,6 +255,7 @@ def test_the_edition_mark_is_read_only_where_it_closes_the_title():
 # --- 4. the split per style, and the parse on every dev set -------------------------------------
 
 
+@pytest.mark.slow
 def test_every_style_of_the_pmc_test_split_meets_the_target():
     audited = bench_ours("citation_pmc_test", "pmc_test", naive=False)["audited"]["ours"]
     for style, figures in audited.items():

@@ -244,6 +244,7 @@ def _bench(folder: str, split: str) -> dict:
     return bench_ours(folder, split)["audited"]
 
 
+@pytest.mark.slow
 def test_the_footnote_split_gains_recall_at_the_same_precision():
     audited = _bench("citation_fresh_test", "fresh_test")
     ours, naive = audited["ours"], audited["naive"]

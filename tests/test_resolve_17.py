@@ -13,6 +13,7 @@ may be the entry's own title (styles that lower-case titles).
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import bench_ours
 
 from reflong.citations import author_before_title as abt
@@ -284,6 +285,7 @@ def _audited(folder: str, split: str) -> dict:
     return bench_ours(folder, split)["audited"]["ours"]
 
 
+@pytest.mark.slow
 def test_the_second_footnote_split_gains_recall_and_loses_two_false_accepts():
     ours = _audited("citation_fresh_test2", "fresh_test2")
     for style, figures in ours.items():
@@ -296,6 +298,7 @@ def test_the_second_footnote_split_gains_recall_and_loses_two_false_accepts():
     assert ours["surname_initials"]["precision"] == 1.0
 
 
+@pytest.mark.slow
 def test_the_third_pmc_split_gains_two_colon_lists():
     ours = _audited("citation_pmc_test3", "pmc_test3")
     for style, figures in ours.items():

@@ -13,6 +13,7 @@ printing's year.
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import bench_ours
 
 from reflong.citations import prose_remark as pr
@@ -181,6 +182,7 @@ def test_prose_remark_walks_the_fields_through_title_evidence_with_a_skip():
     assert te.earlier_title_field(cased, bounds, at, skip=lambda start, field: start == 0) is None
 
 
+@pytest.mark.slow
 def test_fresh_test3_audited_after_resolve_18():
     # Before (resolve-17, with the Rösch erratum): P 1.0 R 0.9611 (tp 1,432, fn 58); naive 0.9557 / 0.9698.
     ours = bench_ours("citation_fresh_test3", "fresh_test3", naive=False)["audited"]["ours"]

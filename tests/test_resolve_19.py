@@ -14,6 +14,7 @@ the title: it is read as the convention it is (``cit_back_reference``).
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import bench_ours
 
 from reflong.citations import author_after_title as aat
@@ -204,6 +205,7 @@ def test_a_back_reference_to_a_numbered_volume_is_not_accepted():
     assert not cbr.numbered("i conti di vicenza")
 
 
+@pytest.mark.slow
 def test_the_fourth_splits_audited_after_resolve_19():
     # resolve-18 (the lead's one run, before 8 errata: 6 "L'economia" back-references of other
     # authors, Haskell's short print): fresh_test4 P 0.9993 R 0.9629 (fp 1, fn 55); on today's

@@ -16,6 +16,7 @@ Each case is a real reference string with its real seed from the same set. resol
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import bench_ours
 
 from reflong.citations import title_evidence as te
@@ -111,6 +112,7 @@ def test_a_spaced_em_dash_between_fields_is_a_boundary():
     assert bounds == [False, True, False, False]
 
 
+@pytest.mark.slow
 def test_the_fifth_footnote_split_gains_two():
     ours = bench_ours("citation_fresh_test5", "fresh_test5", naive=False)["audited"]["ours"]
     # resolve-19/20 (the lead's one run): tp 1376, fp 4, fn 60; resolve-21: CECCHETTI, MOLMENTI.

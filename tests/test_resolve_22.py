@@ -18,6 +18,7 @@ edits one line here.
 
 from __future__ import annotations
 
+import pytest
 from _labelled_sets import bench_ours
 
 from reflong.citations import colon_authors as ca
@@ -133,6 +134,7 @@ def test_a_study_closes_a_colon_ended_author_list_as_a_team():
         assert ca.list_end(cased, bounds, colons) == end, raw
 
 
+@pytest.mark.slow
 def test_the_fifth_pmc_split_loses_three_misses():
     # the lead's one run with resolve-21: tp 1,875, fn 9 (pmc_test3's v01558 is pinned in
     # test_resolve_17); every other labelled set keeps its counts

@@ -51,6 +51,7 @@ def test_every_split_has_its_own_folder():
     assert on_disk == set(resolve_styles.SPLITS)
 
 
+@pytest.mark.slow
 def test_all_scores_every_set_from_its_own_folder():
     n = 40
     out = _run("--all", "--no-naive", "--limit", str(n), "--jobs", "2")
@@ -120,6 +121,7 @@ def test_complete_seed_recall_counts_only_seeds_with_author_and_date():
     }
 
 
+@pytest.mark.slow
 def test_complete_seed_recall_on_a_real_set_matches_a_count_from_the_files():
     # pmc_test5 is a dev set since its one run; its complete-seed slice is recounted here from
     # the set files with the same decisions, so the bench cannot count another population.

@@ -47,6 +47,7 @@ def _files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_formats_have_the_released_shape(default_a, data_dir: Path):
     out, _ = default_a
     released_prompts = json.loads(
@@ -72,6 +73,7 @@ def test_formats_have_the_released_shape(default_a, data_dir: Path):
         assert path.read_bytes() == json.dumps(answers).encode()
 
 
+@pytest.mark.slow
 def test_documents_within_two_percent_of_budget_and_answers_recomputed(default_a):
     out, _ = default_a
     from datasets import Dataset
@@ -103,6 +105,7 @@ def test_documents_within_two_percent_of_budget_and_answers_recomputed(default_a
     assert len(checked) >= 4 * 100
 
 
+@pytest.mark.slow
 def test_cumulative_growth_and_more_candidates(default_a):
     out, _ = default_a
     from datasets import Dataset
@@ -124,6 +127,7 @@ def test_cumulative_growth_and_more_candidates(default_a):
     assert len(used) == 100
 
 
+@pytest.mark.slow
 def test_card_reports_answer_size_distributions(default_a):
     out, output = default_a
     card = (out / "README.md").read_text()
@@ -138,6 +142,7 @@ def test_card_reports_answer_size_distributions(default_a):
     assert "prompt tokens min / mean / max" in card
 
 
+@pytest.mark.slow
 def test_manifest_hashes_every_output(default_a, data_dir: Path):
     out, _ = default_a
     manifest = json.loads((out / "manifest.json").read_text())
@@ -152,6 +157,7 @@ def test_manifest_hashes_every_output(default_a, data_dir: Path):
     assert str(out) not in (out / "manifest.json").read_text()  # no machine-specific paths
 
 
+@pytest.mark.slow
 def test_same_seed_byte_identical_other_seed_different(default_a, rerun_a, tmp_path, data_dir: Path):
     out, _ = default_a
     assert _files(out) == _files(rerun_a)
@@ -177,6 +183,7 @@ def test_same_seed_byte_identical_other_seed_different(default_a, rerun_a, tmp_p
     assert sum(pa[k][1] != pb[k][1] for k in pa) == 100
 
 
+@pytest.mark.slow
 def test_long_lengths_other_tokenizer_and_budget(tmp_path, data_dir: Path):
     out = tmp_path / "long"
     output = _a(
@@ -260,6 +267,7 @@ def test_bad_options_give_one_line_errors(tmp_path, data_dir: Path):
     assert res.exit_code == 1 and "no .txt essays" in res.output
 
 
+@pytest.mark.slow
 def test_hugging_face_tokenizer_file_counts_whole_prompts(tmp_path, data_dir: Path):
     """A tokenizer.json (not additive per piece) is used for budgets and whole-prompt counts."""
     from datasets import Dataset

@@ -45,6 +45,7 @@ def built(tmp_path_factory, summhay: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_answers_are_every_document_holding_the_insight(built: Path, summhay: Path):
     from datasets import Dataset
 
@@ -69,6 +70,7 @@ def test_answers_are_every_document_holding_the_insight(built: Path, summhay: Pa
             assert insight_id in first8  # keys come from the first 8 documents
 
 
+@pytest.mark.slow
 def test_question_last_wording_and_topic(built: Path):
     data = json.loads((built / "ori" / "twitter_8K.json").read_text())
     key, prompt = data["0"]
@@ -84,6 +86,7 @@ def test_question_last_wording_and_topic(built: Path):
     )
 
 
+@pytest.mark.slow
 def test_bad_file_skipped_other_topics_named_by_file(built: Path):
     out_text = (built.parent / "f_output.txt").read_text()
     assert "skipped: broken.json is not a SummHay haystack" in out_text
@@ -93,6 +96,7 @@ def test_bad_file_skipped_other_topics_named_by_file(built: Path):
     assert (built / "answers" / "topic_news1_72K_answers.json").is_file()
 
 
+@pytest.mark.slow
 def test_too_long_for_the_haystack_is_a_clear_error(summhay: Path, tmp_path: Path):
     res = CliRunner().invoke(
         main,

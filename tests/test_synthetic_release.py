@@ -63,6 +63,7 @@ def built_f(tmp_path_factory, data_dir: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_all_18_a_answers_files_identical(built_a: Path, release: Path):
     released = sorted((release / "Ref-Long-A" / "answers").glob("*.json"))
     assert len(released) == 18
@@ -72,6 +73,7 @@ def test_all_18_a_answers_files_identical(built_a: Path, release: Path):
         assert (built_a / "answers" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
+@pytest.mark.slow
 def test_all_21_f_answers_files_identical(built_f: Path, release: Path):
     released = sorted((release / "Ref-Long-F" / "answers").glob("*.json"))
     assert len(released) == 21
@@ -80,6 +82,7 @@ def test_all_21_f_answers_files_identical(built_f: Path, release: Path):
         assert (built_f / "answers" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
+@pytest.mark.slow
 def test_released_raw_prompt_files_byte_identical(
     built_a: Path, built_f: Path, release: Path, data_dir: Path
 ):
@@ -112,6 +115,7 @@ def _rebuilt_a(release: Path, setting: str, length: str, template: prompts.Templ
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting", A_SETTINGS)
 def test_a_prompts_match_derived_rebuild_all_lengths(built_a: Path, release: Path, setting: str):
     for length in ("8K", "16K", "24K"):
@@ -119,6 +123,7 @@ def test_a_prompts_match_derived_rebuild_all_lengths(built_a: Path, release: Pat
         assert ours == _rebuilt_a(release, setting, length, prompts.a_template()), f"{setting}_{length}"
 
 
+@pytest.mark.slow
 def test_a_ori_8k_prompts_match_derived_rebuild(release: Path, data_dir: Path):
     template = prompts.a_template(question_last=True)
     specs = preset_specs(data_dir / "pg_essays", list(MODES), list(LEVELS))
@@ -128,6 +133,7 @@ def test_a_ori_8k_prompts_match_derived_rebuild(release: Path, data_dir: Path):
         assert ours == _rebuilt_a(release, spec.setting, "8K", template), spec.setting
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topic", F_TOPICS)
 def test_f_prompts_match_derived_rebuild(built_f: Path, release: Path, data_dir: Path, topic: str):
     derived = json.loads((release / "derived" / "Ref-Long-F" / f"{topic}.json").read_text())
@@ -142,6 +148,7 @@ def test_f_prompts_match_derived_rebuild(built_f: Path, release: Path, data_dir:
         assert (built_f / "before" / f"{topic}_{length}.json").read_bytes() == reflong_json_bytes(expected)
 
 
+@pytest.mark.slow
 def test_preset_manifest_lists_only_the_inputs_read(built_a: Path, built_f: Path):
     essays = json.loads((built_a / "manifest.json").read_text())["inputs"]
     assert len(essays) == 39 and essays[0]["path"] == "haystack/aord.txt"
@@ -149,6 +156,7 @@ def test_preset_manifest_lists_only_the_inputs_read(built_a: Path, built_f: Path
     assert [i["path"] for i in hay] == [f"summhay/topic_news{i}.json" for i in (3, 4, 5)]
 
 
+@pytest.mark.slow
 def test_preset_token_statistics_match_format_md(built_a: Path, built_f: Path):
     """FORMAT.md's measured prompt tokens (o200k, min / max) for released files."""
     stats = {
@@ -173,6 +181,7 @@ def test_preset_token_statistics_match_format_md(built_a: Path, built_f: Path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
 def test_summed_piece_counts_equal_whole_prompt_counts(
     built_a: Path, release: Path, data_dir: Path, encoding

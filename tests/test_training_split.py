@@ -111,6 +111,7 @@ def test_a_train_split_uses_other_essays_and_a_plain_rebuild_is_caught(tmp_path,
     )
 
 
+@pytest.mark.slow
 def test_paper_train_split_shares_no_key_or_paper(tmp_path, corpus_dir):
     common = [
         "--source", str(corpus_dir), "--seeds", str(corpus_dir / "seeds.jsonl"),

@@ -147,6 +147,13 @@ def load_seeds(path: str | Path) -> list[SeedTitle]:
     return list(seeds.values())
 
 
+#: The longest reference string ``match`` reads. Real entries are a few hundred characters (the
+#: longest in the labelled sets of tests/data/real under 3,000); a string past this is a joined page
+#: or a whole file on one line, and resolving it costs minutes and hundreds of MB for nothing
+#: (a 50 MB string took 264 s and 744 MB).
+MAX_ENTRY_CHARS = 20_000
+
+
 def read_entries(path: str | Path) -> Iterator[RawEntry]:
     """Entries from JSON lines ({"id", "citing", "raw"}); a bad line is one error naming it."""
     path = Path(path)
@@ -164,6 +171,11 @@ def read_entries(path: str | Path) -> Iterator[RawEntry]:
         raw = row.get("raw")
         if not isinstance(raw, str) or not raw.strip():
             raise ReflongError(f'--entries {path}, line {n}: no "raw" reference string')
+        if len(raw) > MAX_ENTRY_CHARS:
+            raise ReflongError(
+                f'--entries {path}, line {n}: a "raw" string of {len(raw):,} characters, over the '
+                f"{MAX_ENTRY_CHARS:,} one reference can hold (a joined page?); split it into entries"
+            )
         ident = row.get("id", n)
         citing = row.get("citing", "")
         if not isinstance(ident, (str, int)) or not isinstance(citing, (str, int)):

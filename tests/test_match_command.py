@@ -152,6 +152,11 @@ def test_seeds_as_csv_give_the_same_decisions(sample, tmp_path):
         ('["a", "b"]\n', "line 1: expected a JSON object"),
         ('{"id": {"x": 1}, "raw": "A title"}\n', 'line 1: "id" and "citing" must be strings'),
         ("", "lists no entries"),
+        # a 50 MB string took 264 s and 744 MB: past 20,000 characters it is refused before matching
+        (
+            json.dumps({"id": "a", "raw": "A title. " * 2223}) + "\n",
+            'line 1: a "raw" string of 20,007 characters',
+        ),
     ],
 )
 def test_a_malformed_entries_file_is_one_line_naming_the_line(tmp_path, content, needle):

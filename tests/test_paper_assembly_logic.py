@@ -202,3 +202,12 @@ def test_the_final_text_check_judges_with_the_seeds_first_author_as_resolution_d
     assert "2403.00494" not in ResolverMatcher([key])(references)  # without the author: not accepted
     guard = EntryGuardIndex([key], {}, known)
     assert guard(references.split("] ", 1)[1]) == frozenset({"2403.00494"})
+
+
+def test_no_task_advice_names_only_options_that_would_change_something():
+    from reflong.assemble.paper.stage import no_task_advice
+
+    assert no_task_advice("whole", 2) == "Lower --min-positives, widen the windows, or use --doc-policy fit."
+    # a fit build is not told to use fit, nor a build at one positive to lower it
+    assert no_task_advice("fit", 2) == "Lower --min-positives or widen the windows."
+    assert no_task_advice("fit", 1) == "Widen the windows."

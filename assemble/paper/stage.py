@@ -223,7 +223,7 @@ def run_paper_build(
             f"no task could be built from window {window} ({len(inputs.keys)} keys, {len(inputs.docs)} documents, "
             f"{docs.get('usable', 0)} usable under --doc-policy {settings.doc_policy}; {reasons}). "
             + (
-                "Lower --min-positives, widen the windows, or use --doc-policy fit."
+                no_task_advice(settings.doc_policy, settings.min_positives)
                 if held_out is None
                 else f"The --disjoint-from build took {held_out.excluded.get('keys', 0)} keys and "
                 f"{held_out.excluded.get('documents', 0)} documents of this window: train on another window "
@@ -310,3 +310,17 @@ def run_paper_build(
         )
         session.commit()
     return PaperBuildResult(build_id, out_dir, n_tasks, stats, report, changes, removed)
+
+
+def no_task_advice(doc_policy: str, min_positives: int) -> str:
+    """What to change when a window gives no task, naming only options that would change something:
+    advice to use a value already in force sent a user round in circles (``--doc-policy fit``
+    advised to a fit build)."""
+    steps = []
+    if min_positives > 1:
+        steps.append("lower --min-positives")
+    steps.append("widen the windows")
+    if doc_policy != "fit":
+        steps.append("use --doc-policy fit")
+    text = " or ".join(steps) if len(steps) < 3 else ", ".join(steps[:-1]) + ", or " + steps[-1]
+    return text[0].upper() + text[1:] + "."

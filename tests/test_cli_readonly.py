@@ -26,6 +26,9 @@ from reflong.db.engine import open_store
         ["parse"],
         ["cite"],
         ["resolve"],
+        # reassembling from the store reads it only (issue 38: it created an empty store, then
+        # said the window was empty)
+        ["paper", "--reuse-db", "--since", "2024-03", "--out", "{tmp}/out"],
     ],
 )
 def test_missing_store_is_one_line_and_not_created(args, tmp_path):

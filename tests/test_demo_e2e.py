@@ -109,3 +109,35 @@ def test_the_printed_next_commands_work_on_what_the_demo_built(demo_out):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for line in lines:  # the README shows the same commands (with the default --out)
         assert line.replace(str(out), "reflong-demo") in readme
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stats"],
+        ["paper", "--reuse-db", "--since", "2024-03", "--pool-months", "6", "--distractor-months", "6"],
+    ],
+)
+def test_a_damaged_copy_of_the_demo_store_is_one_line_and_writes_nothing(demo_out, tmp_path, argv):
+    # issue 38: random bytes written into the store's second page gave `stats` and `paper` a
+    # 77-86-line SQLAlchemy traceback
+    import random
+    import shutil
+
+    out, _ = demo_out
+    db = tmp_path / "store.db"
+    shutil.copyfile(out / "store.db", db)
+    with db.open("r+b") as f:
+        f.seek(4096)
+        f.write(random.Random(0).randbytes(4096))
+    target = tmp_path / "paper"
+    extra = ["--out", str(target)] if argv[0] == "paper" else []
+    result = CliRunner().invoke(main, [argv[0], "--db", str(db), *argv[1:], *extra])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: the store {db} is damaged (database disk image is malformed); check it with "
+        f"`sqlite3 {db} 'PRAGMA integrity_check'` and restore it from a copy, or salvage what is left "
+        f"with `sqlite3 {db} .recover`"
+    ]
+    assert not target.exists()

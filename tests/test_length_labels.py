@@ -14,6 +14,7 @@ from reflong.cli.paper_cmd import parse_lengths as paper_lengths
 from reflong.cli.paper_cmd import uneven_lengths
 from reflong.common.errors import ReflongError
 from reflong.common.length_labels import canonical_label, label_tokens
+from reflong.db.engine import open_store
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,7 @@ def test_uneven_m_given_by_hand_is_named_with_its_shortfall(tmp_path):
     assert [
         (label, round(short, 3)) for label, short in uneven_lengths(paper_lengths("128K:34,512K:137"))
     ] == [("128K", 0.007)]
+    open_store(tmp_path / "s.db").dispose()  # --reuse-db refuses a store that does not exist
     res = CliRunner().invoke(
         main,
         ["paper", "--since", "2024-03", "--reuse-db", "--lengths", "128K:34,512K:137",

@@ -121,3 +121,42 @@ def test_enospc_from_any_stage_is_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 1
     _one_line_error(result, "No space left on device", str(tmp_path / "x"))
     assert sys.exc_info() == (None, None, None)
+
+
+def _damaged_store(tmp_path: Path) -> Path:
+    """A real store of 3,000 papers whose later half of pages (the rows, written after the schema)
+    is overwritten with random bytes, as a bad disk or a stray writer leaves it."""
+    import random
+
+    from reflong.db.papers import Paper
+
+    db = tmp_path / "store.db"
+    engine = open_store(db)
+    rows = [
+        {"arxiv_id": f"2403.{i:05d}", "version": "v1", "title": f"A study of topic {i} " * 4,
+         "first_published": "2024-03-04"}
+        for i in range(3000)
+    ]  # fmt: skip
+    with engine.begin() as conn:
+        conn.execute(Paper.__table__.insert(), rows)
+    engine.dispose()  # the last connection closed checkpoints the WAL into the file
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    size = db.stat().st_size
+    with db.open("r+b") as f:
+        f.seek(size // 2 // 4096 * 4096)
+        f.write(random.Random(0).randbytes(size - f.tell()))
+    return db
+
+
+@pytest.mark.parametrize("argv", [["stats"]])  # `paper --reuse-db` on a damaged demo store: test_demo_e2e
+def test_a_damaged_store_is_one_line_naming_the_file_and_how_to_check_it(tmp_path, argv):
+    # issue 38: random bytes in the middle of the store gave a 77-86-line SQLAlchemy traceback
+    db = _damaged_store(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main, [*argv[:1], "--db", str(db), *argv[1:], *(["--out", str(out)] if argv[0] == "paper" else [])]
+    )
+    assert result.exit_code == 1, result.output
+    line = _one_line_error(result, f"the store {db} is damaged (database disk image is malformed)")
+    assert f"sqlite3 {db} 'PRAGMA integrity_check'" in line and ".recover" in line
+    assert len(result.output.strip().splitlines()) == 1 and not out.exists()

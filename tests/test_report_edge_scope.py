@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
 from _audit_store import KEYS, make_build
 from click.testing import CliRunner
 from sqlmodel import Session
@@ -35,3 +36,24 @@ def test_report_edge_counts_name_their_scope_and_the_stores_total(tmp_path):
     assert scope, text[text.find("Edge scores") :][:1500]
     in_build, keys, total = map(int, scope.groups())
     assert keys == len(KEYS) and total == store_total and in_build == store_total - 1
+
+
+@pytest.mark.parametrize("command", [["report"], ["audit"], ["audit", "export", "--csv", "{tmp}/r.csv"]])
+def test_a_folder_that_holds_no_build_is_refused_in_one_line_and_nothing_is_written(command, tmp_path):
+    # issue 38: report and audit took the store's latest build instead, exit 0, and report wrote
+    # its page into the unrelated folder
+    db, out = tmp_path / "s.db", tmp_path / "out"
+    make_build(db, out)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    argv = [a.format(tmp=tmp_path) for a in command]
+    result = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--out", str(elsewhere)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: --out {elsewhere}: no build of this store was written there; its builds are in {out} "
+        "(or give --build ID; `reflong-build stats` lists the builds)"
+    ]
+    assert list(elsewhere.iterdir()) == [] and not (tmp_path / "r.csv").exists()
+    # the build's own folder still works
+    ok = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--out", str(out)])
+    assert ok.exit_code == 0, ok.output

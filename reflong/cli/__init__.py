@@ -14,7 +14,7 @@ import os
 import sys
 
 import click
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from reflong import __version__
 from reflong.common.errors import ReflongError
@@ -37,6 +37,10 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from None
         except (OperationalError, IntegrityError) as exc:
             raise click.ClickException(_store_error(exc)) from None
+        except DatabaseError as exc:  # after its subclasses above: a damaged file, not a busy one
+            from reflong.cli.options import STORE_META_KEY
+
+            raise click.ClickException(_damaged_store(exc, ctx.meta.get(STORE_META_KEY))) from None
         except OSError as exc:
             raise click.ClickException(os_error_line(exc)) from None
         except KeyboardInterrupt:
@@ -113,6 +117,21 @@ def os_error_line(exc: OSError) -> str:
     if not exc.strerror:  # e.g. requests' ConnectionError: an OSError without errno
         what = str(exc).splitlines()[0] if str(exc) else what
     return f"{what}" + (f": {where}" if where else "") + (f"; {advice}" if advice else "")
+
+
+def _damaged_store(exc: DatabaseError, path: str | None) -> str:
+    """One line for a store SQLite finds damaged (``database disk image is malformed``: bytes
+    overwritten, a copy cut short), naming the file and how to check or restore it; any other
+    database error is a bug of ours and keeps its traceback."""
+    first = str(getattr(exc, "orig", exc)).splitlines()[0]
+    if "malformed" not in first and "not a database" not in first:
+        raise exc
+    name = path or "the store"
+    return (
+        f"the store {name} is damaged ({first}); check it with `sqlite3 {name} 'PRAGMA integrity_check'` "
+        "and restore it from a copy, or salvage what is left "
+        f"with `sqlite3 {name} .recover`"
+    )
 
 
 def _store_error(exc: OperationalError | IntegrityError) -> str:

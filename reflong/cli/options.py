@@ -41,6 +41,17 @@ def shown_whole(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
+#: Where a command's ``--db`` value is kept for the error handler: ``ctx.meta`` is shared by a
+#: command's context and its group's, so a damaged store's one-line error can name the file.
+STORE_META_KEY = "reflong.db_path"
+
+
+def _remember_store(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.meta[STORE_META_KEY] = value
+    return value
+
+
 db_option = click.option(
     "--db",
     "db_path",
@@ -48,6 +59,7 @@ db_option = click.option(
     default=str(DEFAULT_DB_PATH),
     show_default=True,
     envvar="REFLONG_DB",
+    callback=_remember_store,
     help="SQLite store (ingest, paper and synth runs create it; other commands need an existing one). "
     "Env: REFLONG_DB.",
 )
@@ -246,6 +258,8 @@ def writes_store(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        if kwargs.get("reuse_db"):  # `paper --reuse-db` only reads what is stored: a mistyped
+            require_store(kwargs["db_path"])  # --db must not become a new empty store and lock file
         hold_store(kwargs["db_path"], kwargs.pop("wait_lock"))
         return func(*args, **kwargs)
 

@@ -64,7 +64,7 @@ def real_build(tmp_path_factory, corpus_dir):
 def test_report_on_a_real_build_matches_its_statistics(real_build, data_dir):
     db, out = real_build
     compare = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
-    _ok(["report", "--out", str(out), "--db", str(db), "--compare", str(compare)])
+    _ok(["report", "--build", str(out), "--db", str(db), "--compare", str(compare)])
     parser = _Stats()
     html = (out / "report.html").read_text(encoding="utf-8")
     parser.feed(html)
@@ -112,7 +112,7 @@ def test_report_on_a_real_build_matches_its_statistics(real_build, data_dir):
     # The review queue size is what `audit --build` lists.
     rows = [
         json.loads(x)
-        for x in _ok(["audit", "--db", str(db), "--build", str(build_id), "--format", "jsonl"]).splitlines()
+        for x in _ok(["audit", "--db", str(db), "--build-id", str(build_id), "--format", "jsonl"]).splitlines()
     ]
     assert stats["review_queue"] == str(len(rows)) and rows
     for kind, n in Counter(r["kind"] for r in rows).items():
@@ -132,7 +132,7 @@ def test_report_escapes_a_key_title_with_markup(real_build, tmp_path):
     con.close()
     target = tmp_path / "report"
     (build_id,) = sqlite3.connect(db).execute("SELECT max(id) FROM build").fetchone()
-    _ok(["report", "--out", str(target), "--build", str(build_id), "--db", str(db)])
+    _ok(["report", "--build", str(target), "--build-id", str(build_id), "--db", str(db)])
     html = (target / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     parser = _Stats()

@@ -75,7 +75,7 @@ def _run(*args: str) -> str:
 def test_report_matches_the_store_and_ref_long(built, data_dir):
     db, out, build_id = built
     compare = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
-    printed = _run("report", "--out", str(out), "--db", str(db), "--compare", str(compare))
+    printed = _run("report", "--build", str(out), "--db", str(db), "--compare", str(compare))
     path = out / "report.html"
     assert printed.strip() == f"report on build {build_id}: {path}"
     html = path.read_text(encoding="utf-8")
@@ -135,9 +135,9 @@ def test_report_matches_the_store_and_ref_long(built, data_dir):
 @pytest.mark.slow
 def test_report_is_deterministic_and_flags_tampered_outputs(built):
     db, out, build_id = built
-    _run("report", "--out", str(out), "--db", str(db), "--build", str(build_id))
+    _run("report", "--build", str(out), "--db", str(db), "--build-id", str(build_id))
     first = (out / "report.html").read_bytes()
-    _run("report", "--out", str(out), "--db", str(db), "--build", str(build_id))
+    _run("report", "--build", str(out), "--db", str(db), "--build-id", str(build_id))
     assert (out / "report.html").read_bytes() == first
     answers = json.loads((out / "easy_30K_answers.json").read_text())
     answers["3"][1] = [0]
@@ -150,7 +150,7 @@ def test_report_is_deterministic_and_flags_tampered_outputs(built):
     con.execute("UPDATE build SET out_dir = ? WHERE id = ?", (str(tampered), build_id))
     con.commit()
     con.close()
-    _run("report", "--out", str(tampered), "--db", str(db))
+    _run("report", "--build", str(tampered), "--db", str(db))
     html = (tampered / "report.html").read_text()
     assert "1 tasks differ from the store (first: 3)" in html
     assert EVIL_TITLE not in html
@@ -161,11 +161,11 @@ def test_report_errors_are_one_line(tmp_path):
 
     for name in ("empty.db", "e.db"):  # existing but empty stores (a missing one: test_cli_readonly)
         open_store(tmp_path / name).dispose()
-    result = CliRunner().invoke(main, ["report", "--out", str(tmp_path), "--db", str(tmp_path / "empty.db")])
+    result = CliRunner().invoke(main, ["report", "--build", str(tmp_path), "--db", str(tmp_path / "empty.db")])
     assert result.exit_code == 1
     assert "the store has no build yet" in result.output
     result = CliRunner().invoke(
-        main, ["report", "--out", str(tmp_path), "--db", str(tmp_path / "e.db"), "--compare", str(tmp_path)]
+        main, ["report", "--build", str(tmp_path), "--db", str(tmp_path / "e.db"), "--compare", str(tmp_path)]
     )
     assert result.exit_code == 1 and "no *_answers.json files" in result.output
 
@@ -181,7 +181,7 @@ def test_report_and_queue_on_a_build_without_tasks(tmp_path):
         "kind           key                            method           score  band    citing title | reference\n"
         "0 rows: nothing to review"
     )
-    _run("report", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "s.db"))
+    _run("report", "--build", str(tmp_path / "out"), "--db", str(tmp_path / "s.db"))
     html = (tmp_path / "out" / "report.html").read_text()
     assert html.count("This build has no tasks.") == 2 and "No citation edges point at this build" in html
 

@@ -26,7 +26,7 @@ COMMANDS = {
     "edges": lambda db, out: ["edges", "--db", str(db)],
     "audit": lambda db, out: ["audit", "--db", str(db), "--format", "jsonl"],
     "stats": lambda db, out: ["stats", "--db", str(db)],
-    "eval baseline": lambda db, out: ["eval", "baseline", "--answers", str(out), "--kind", "all"],
+    "eval baseline": lambda db, out: ["eval", "baseline", "--build", str(out), "--kind", "all"],
 }
 
 

@@ -150,7 +150,7 @@ def test_new_seed_resolves_only_against_new_seed(store, tmp_path):
 def test_cli_edges_refs_and_stats(store):
     path, _, _, _ = store
     runner = CliRunner()
-    out = runner.invoke(main, ["edges", "--db", str(path), "--seed", "Llama 2", "--format", "jsonl"])
+    out = runner.invoke(main, ["edges", "--db", str(path), "--key", "Llama 2", "--format", "jsonl"])
     assert out.exit_code == 0, out.output
     rows = [json.loads(line) for line in out.output.splitlines()]
     assert rows and {r["seed"] for r in rows} == {"2307.09288"}

@@ -162,11 +162,11 @@ def test_cli_cite_resolve_and_errors(tmp_path):
     out = runner.invoke(main, ["resolve", "--db", db, "--accept", "70", "--review", "80"])
     assert out.exit_code == 1 and "above --accept" in out.output
     out = runner.invoke(
-        main, ["edges", "--db", db, "--seed", "LLaMA: Open and Efficient", "--format", "jsonl"]
+        main, ["edges", "--db", db, "--key", "LLaMA: Open and Efficient", "--format", "jsonl"]
     )
     rows = [json.loads(line) for line in out.output.splitlines()]
     assert {r["seed"] for r in rows} == {"2302.13971"} and rows[0]["citing_version"] == 2
-    out = runner.invoke(main, ["edges", "--db", db, "--seed", "no such seed title at all"])
+    out = runner.invoke(main, ["edges", "--db", db, "--key", "no such seed title at all"])
     assert out.exit_code == 1 and "no seed title matches" in out.output
     out = runner.invoke(main, ["refs", "--db", db, "--paper", "2405.00001v2"])
     assert out.exit_code == 0 and "arXiv:2302.13971" in out.output

@@ -123,15 +123,21 @@ SETTINGS = {
         "timeout": (run_prompts, "timeout"),
     },
     "synth-arxiv": {
-        name: (SynthConfig, name)
-        for name in ("papers", "seed", "since", "seed_months", "distractor_months", "pool_months", "lengths")
+        **{
+            name: (SynthConfig, name)
+            for name in ("papers", "seed", "since", "seed_months", "distractor_months", "pool_months")
+        },
+        "paper_lengths": (SynthConfig, "lengths"),
     },
     "synth-index": {
         "since": (write_world_index, "since"),
         **{name: (IndexConfig, name) for name in ("seed", "missing", "spurious", "off_arxiv")},
     },
     "synth-catalog": {name: (write_catalog, name) for name in ("scale", "seed", "until")},
-    "demo": {name: (RehearsalSettings, name) for name in ("scale", "index", "lengths")},
+    "demo": {
+        **{name: (RehearsalSettings, name) for name in ("scale", "index")},
+        "paper_lengths": (RehearsalSettings, "lengths"),
+    },
     "human": {name: (open_session, name) for name in ("n_tasks", "host", "port")},
 }
 

@@ -18,7 +18,7 @@ from reflong.db.engine import open_store
     "args",
     [
         ["stats"],
-        ["report", "--out", "{tmp}/out"],
+        ["report", "--build", "{tmp}/out"],
         ["audit"],
         ["audit", "export", "--csv", "{tmp}/r.csv"],
         ["edges"],

@@ -254,13 +254,13 @@ def test_cli_writes_catalog_and_refuses_foreign_folder(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "cat"
     res = runner.invoke(
-        main, ["synth-arxiv", "--out", str(out), "--papers", "40", "--seed", "3", "--jobs", "1"]
+        main, ["synth-arxiv", "--out", str(out), "--papers", "40", "--seed", "3", "--workers", "1"]
     )
     assert res.exit_code == 0, res.output
     assert "40 papers" in res.output and str(out) in res.output
     assert len(_read(out / "papers.jsonl")) == 40
     # rerun smaller into the same folder: no stale PDFs left behind
-    res = runner.invoke(main, ["synth-arxiv", "--out", str(out), "--papers", "20", "--jobs", "1"])
+    res = runner.invoke(main, ["synth-arxiv", "--out", str(out), "--papers", "20", "--workers", "1"])
     assert res.exit_code == 0, res.output
     expected = {v["file"] for p in _read(out / "papers.jsonl") for v in p["versions"]}
     assert {f"pdf/{p.name}" for p in (out / "pdf").iterdir()} == expected

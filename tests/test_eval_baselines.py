@@ -68,7 +68,7 @@ def test_baselines_on_a_known_world_and_their_predictions_score_the_same(tmp_pat
     data = _run(
         "eval",
         "baseline",
-        "--answers",
+        "--build",
         str(tmp_path / "tasks"),
         "--prompts",
         str(tmp_path / "tasks"),
@@ -84,7 +84,7 @@ def test_baselines_on_a_known_world_and_their_predictions_score_the_same(tmp_pat
         rescored = _run(
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(tmp_path / "tasks"),
             "--predictions",
             str(tmp_path / "preds" / kind),
@@ -94,12 +94,12 @@ def test_baselines_on_a_known_world_and_their_predictions_score_the_same(tmp_pat
 
 def test_random_baseline_is_seeded_and_released_paper_shapes_need_no_prompts(data_dir: Path) -> None:
     answers = data_dir / "reflong" / "Ref-Long-Paper" / "answers"
-    first = _run("eval", "baseline", "--answers", str(answers), "--kind", "random", "--seed", "1")
-    again = _run("eval", "baseline", "--answers", str(answers), "--kind", "random", "--seed", "1")
-    other = _run("eval", "baseline", "--answers", str(answers), "--kind", "random", "--seed", "2")
+    first = _run("eval", "baseline", "--build", str(answers), "--kind", "random", "--seed", "1")
+    again = _run("eval", "baseline", "--build", str(answers), "--kind", "random", "--seed", "1")
+    other = _run("eval", "baseline", "--build", str(answers), "--kind", "random", "--seed", "2")
     assert first == again
     assert first["random"]["overall"]["f1"] != other["random"]["overall"]["f1"]
-    every = _run("eval", "baseline", "--answers", str(answers), "--kind", "all")["all"]
+    every = _run("eval", "baseline", "--build", str(answers), "--kind", "all")["all"]
     # M from the released names (30K -> 8 ... 75K -> 20); F1 of "all" is 2m/(m+M) per task
     m_of = {"30K": 8, "45K": 12, "60K": 16, "75K": 20}
     for path in sorted(answers.glob("*_answers.json")):
@@ -108,7 +108,7 @@ def test_random_baseline_is_seeded_and_released_paper_shapes_need_no_prompts(dat
         expected = sum(2 * len(set(g)) / (len(set(g)) + big_m) for _, g in gold.values()) / len(gold)
         assert every[path.name]["f1"] == pytest.approx(expected, abs=1e-6)
         assert every[path.name]["exacc"] == 0.0
-    result = CliRunner().invoke(main, ["eval", "baseline", "--answers", str(answers), "--kind", "lexical"])
+    result = CliRunner().invoke(main, ["eval", "baseline", "--build", str(answers), "--kind", "lexical"])
     assert result.exit_code == 1 and "needs the prompts" in result.output
 
 
@@ -129,7 +129,7 @@ def test_build_card_carries_the_baselines_that_eval_baseline_computes(data_dir: 
     assert "## Baselines (no model)" in card
     section = card.split("## Baselines (no model)")[1]
     row = re.search(r"^\| twitter_8K \| (.+) \|$", section, re.M).group(1).split(" | ")
-    data = _run("eval", "baseline", "--answers", str(out / "answers"), "--prompts", str(out / "before"))
+    data = _run("eval", "baseline", "--build", str(out / "answers"), "--prompts", str(out / "before"))
     for cell, kind in zip(row, ("random", "all", "none", "lexical"), strict=True):
         exacc, f1 = (float(x) for x in cell.split(" / "))
         assert exacc == pytest.approx(data[kind]["overall"]["exacc"], abs=0.005), kind

@@ -130,7 +130,7 @@ def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
         _cli(
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(world),
             "--predictions",
             str(preds),
@@ -161,7 +161,7 @@ def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
         _cli(
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(world),
             "--predictions",
             str(preds),
@@ -176,7 +176,7 @@ def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
         _cli(
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(world),
             "--predictions",
             str(preds),
@@ -189,7 +189,7 @@ def test_the_planted_contamination_shows_in_eval_score(contaminated) -> None:
         )
     )
     assert other_seed["contamination"]["difference"]["exacc"] == -0.75
-    text = _cli("eval", "score", "--answers", str(world), "--predictions", str(preds), "--cutoff", "2024-02")
+    text = _cli("eval", "score", "--build", str(world), "--predictions", str(preds), "--cutoff", "2024-02")
     assert "knowledge cutoff 2024-02 (--cutoff)" in text
     assert "2024-03   after      12" in text
     assert "after - before: ExAcc -0.750 [95% CI -0.875, -0.625]" in text
@@ -209,7 +209,7 @@ def test_cutoffs_table_and_user_file(contaminated, tmp_path: Path) -> None:
         _cli(
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(world),
             "--predictions",
             str(preds),
@@ -223,19 +223,19 @@ def test_cutoffs_table_and_user_file(contaminated, tmp_path: Path) -> None:
     assert view["cutoff"] == "2024-03" and view["cutoff_source"] == "our own note"
     assert [r["side"] for r in view["releases"]] == ["before", "before", "before", "after"]
     unknown = json.loads(
-        _cli("eval", "score", "--answers", str(world), "--predictions", str(preds), "--format", "json")
+        _cli("eval", "score", "--build", str(world), "--predictions", str(preds), "--format", "json")
     )["contamination"]
     assert unknown["cutoff"] is None and unknown["difference"] is None
     assert [r["n"] for r in unknown["releases"]] == [12, 12, 12, 12]
     bad = tmp_path / "bad.csv"
     bad.write_text("model,cutoff,source\nsome-model,October 2023,x\n", encoding="utf-8")
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(world), "--predictions", str(preds), "--cutoffs", str(bad)]
+        main, ["eval", "score", "--build", str(world), "--predictions", str(preds), "--cutoffs", str(bad)]
     )
     assert result.exit_code != 0
     assert "line 2 (some-model): 'October 2023' is not a month YYYY-MM" in result.output
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(world), "--predictions", str(preds), "--cutoff", "2024-13"]
+        main, ["eval", "score", "--build", str(world), "--predictions", str(preds), "--cutoff", "2024-13"]
     )
     assert result.exit_code == 2 and "is not a month YYYY-MM" in result.output
 
@@ -257,7 +257,7 @@ def test_report_shows_the_split_and_a_plot(contaminated, tmp_path: Path) -> None
     _cli(
         "eval",
         "score",
-        "--answers",
+        "--build",
         str(world),
         "--predictions",
         str(preds),
@@ -268,7 +268,7 @@ def test_report_shows_the_split_and_a_plot(contaminated, tmp_path: Path) -> None
         "--save",
         str(out / "eval" / "contaminated.json"),
     )
-    _cli("report", "--out", str(out), "--db", str(db))
+    _cli("report", "--build", str(out), "--db", str(db))
     html = (out / "report.html").read_text(encoding="utf-8")
     parser = _Collect()
     parser.feed(html)

@@ -44,7 +44,7 @@ def test_report_shows_model_and_baseline_scores_by_setting(tmp_path: Path) -> No
     _run(
         "eval",
         "score",
-        "--answers",
+        "--build",
         str(out),
         "--predictions",
         str(preds),
@@ -56,14 +56,14 @@ def test_report_shows_model_and_baseline_scores_by_setting(tmp_path: Path) -> No
     _run(
         "eval",
         "baseline",
-        "--answers",
+        "--build",
         str(out),
         "--kind",
         "all",
         "--save",
         str(out / "eval" / "baselines.json"),
     )
-    _run("report", "--out", str(out), "--db", str(db))
+    _run("report", "--build", str(out), "--db", str(db))
     parser = _Collect()
     parser.feed((out / "report.html").read_text(encoding="utf-8"))
     assert parser.errors == [] and parser.stack == []

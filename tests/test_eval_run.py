@@ -78,7 +78,7 @@ def _score(answers: Path, predictions: Path, *extra: str) -> dict:
         [
             "eval",
             "score",
-            "--answers",
+            "--build",
             str(answers),
             "--predictions",
             str(predictions),

@@ -23,7 +23,7 @@ def _score(*args: str) -> dict:
 
 def test_released_answers_score_perfectly_against_themselves(data_dir: Path) -> None:
     root = data_dir / "reflong"
-    data = _score("--answers", str(root), "--predictions", str(root))
+    data = _score("--build", str(root), "--predictions", str(root))
     files = {k: v for k, v in data.items() if k != "overall"}
     # every answers file of A (18), F (21), NBA (1) and Paper (8)
     assert len(files) == 48
@@ -64,7 +64,7 @@ def test_planted_misses_and_extras_give_exactly_the_planted_error_types(
     answers = json.loads(answers_path.read_text())
     preds, expected = _plant(answers, m=20)
     (tmp_path / "hard_75K.json").write_text(json.dumps(preds))
-    data = _score("--answers", str(answers_path), "--predictions", str(tmp_path))
+    data = _score("--build", str(answers_path), "--predictions", str(tmp_path))
     got = data["hard_75K_answers.json"]
     assert (got["type_i"], got["type_ii"], got["type_iii"]) == (
         expected["I"],
@@ -76,7 +76,7 @@ def test_planted_misses_and_extras_give_exactly_the_planted_error_types(
     assert got["type_i_share"] == pytest.approx(expected["I"] / 100)
     # the release's parser reads no "Document" in these Paper answers: everything is a miss
     release = _score(
-        "--answers", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025"
+        "--build", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025"
     )
     assert release["overall"]["exacc"] == 0.0
     assert release["overall"]["f1"] == 0.0
@@ -124,13 +124,13 @@ def test_reflong2025_parser_matches_an_independent_recomputation(data_dir: Path,
             pick = pick[1:]
         preds[tid] = [key, rng.choice(shapes).format(", ".join(map(str, pick)))]
     (tmp_path / "multi_stars_hard_8K.json").write_text(json.dumps(preds))
-    data = _score("--answers", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025")
+    data = _score("--build", str(answers_path), "--predictions", str(tmp_path), "--parser", "reflong2025")
     exacc, f1 = _independent_release_scores(answers, preds)
     assert data["overall"]["exacc"] == pytest.approx(exacc, abs=1e-6)
     assert data["overall"]["f1"] == pytest.approx(f1, abs=1e-6)
     assert 0.1 < exacc < 0.9  # the mix really exercises both outcomes
     # our parser reads more of them (Papers: {...}, the answer after an explanation)
-    ours = _score("--answers", str(answers_path), "--predictions", str(tmp_path))
+    ours = _score("--build", str(answers_path), "--predictions", str(tmp_path))
     assert ours["overall"]["exacc"] > exacc
 
 
@@ -186,13 +186,13 @@ def test_missing_predictions_and_foreign_files(data_dir: Path, tmp_path: Path) -
     partial = {tid: [key, list(gold)] for tid, (key, gold) in list(answers.items())[:60]}
     pred = tmp_path / "p.json"
     pred.write_text(json.dumps(partial))
-    data = _score("--answers", str(answers_path), "--predictions", str(pred))
+    data = _score("--build", str(answers_path), "--predictions", str(pred))
     assert data["overall"]["missing"] == 40
     assert data["overall"]["exacc"] == pytest.approx(0.6)
     wrong = {tid: ["another key", v[1]] for tid, v in partial.items()}
     pred.write_text(json.dumps(wrong))
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers_path), "--predictions", str(pred)]
+        main, ["eval", "score", "--build", str(answers_path), "--predictions", str(pred)]
     )
     assert result.exit_code == 1
     assert "Error:" in result.output and "another key" in result.output
@@ -244,7 +244,7 @@ def test_predictions_of_another_length_are_refused_in_one_line(runs, data_dir: P
     )
     answers = paper / "easy_45K_answers.json"
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+        main, ["eval", "score", "--build", str(answers), "--predictions", str(pred)]
     )
     assert result.exit_code == 1, result.output
     assert result.output.splitlines() == [
@@ -255,13 +255,13 @@ def test_predictions_of_another_length_are_refused_in_one_line(runs, data_dir: P
     answers = runs["a"] / "answers" / "multi_stars_hard_16K_answers.json"
     pred = runs["preds_a"] / "multi_stars_hard_8K.json"
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+        main, ["eval", "score", "--build", str(answers), "--predictions", str(pred)]
     )
     assert result.exit_code == 1, result.output
     assert len(result.output.splitlines()) == 1
     assert f"{pred} does not belong to {answers}" in result.output and "8K, the answers' 16K" in result.output
     # and the pair that does belong scores perfectly (the stand-in plants no error here)
-    ok = _score("--answers", str(runs["a"] / "answers"), "--predictions", str(runs["preds_a"]))
+    ok = _score("--build", str(runs["a"] / "answers"), "--predictions", str(runs["preds_a"]))
     assert ok["overall"]["exacc"] == 1.0 and ok["overall"]["n"] == 40
 
 
@@ -271,7 +271,7 @@ def test_predictions_with_tasks_the_answers_lack_are_refused(runs) -> None:
     answers = runs["a10"] / "answers" / "multi_stars_hard_8K_answers.json"
     pred = runs["preds_a"] / "multi_stars_hard_8K.json"
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers), "--predictions", str(pred)]
+        main, ["eval", "score", "--build", str(answers), "--predictions", str(pred)]
     )
     assert result.exit_code == 1, result.output
     assert result.output.splitlines() == [
@@ -284,7 +284,7 @@ def test_prompts_of_another_setting_are_refused(runs) -> None:
     answers = runs["a"] / "answers" / "multi_stars_hard_16K_answers.json"
     pred = runs["preds_a"] / "multi_stars_hard_16K.json"
     prompts = runs["a"] / "before" / "multi_stars_hard_8K.json"
-    args = ["eval", "score", "--answers", str(answers), "--predictions", str(pred), "--prompts", str(prompts)]
+    args = ["eval", "score", "--build", str(answers), "--predictions", str(pred), "--prompts", str(prompts)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
@@ -306,7 +306,7 @@ def test_a_folder_scores_what_belongs_and_fails_at_the_end(runs, tmp_path: Path)
     save = tmp_path / "scores.json"
     result = CliRunner().invoke(
         main,
-        ["eval", "score", "--answers", str(answers), "--predictions", str(preds), "--save", str(save)],
+        ["eval", "score", "--build", str(answers), "--predictions", str(preds), "--save", str(save)],
     )
     assert result.exit_code == 1, result.output
     out = result.stdout.splitlines()
@@ -337,7 +337,7 @@ def test_predictions_naming_documents_beyond_m_warn(runs, tmp_path: Path) -> Non
     shutil.copy(runs["preds_a"] / "multi_stars_hard_16K.json", tmp_path / "p" / "multi_stars_hard_8K.json")
     answers = runs["a"] / "answers" / "multi_stars_hard_8K_answers.json"
     result = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(answers), "--predictions", str(tmp_path / "p")]
+        main, ["eval", "score", "--build", str(answers), "--predictions", str(tmp_path / "p")]
     )
     assert result.exit_code == 0, result.output
     preds = json.loads((tmp_path / "p" / "multi_stars_hard_8K.json").read_text())

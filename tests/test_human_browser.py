@@ -74,7 +74,7 @@ def driver(tmp_path_factory):
 def _serve(build: Path, out: Path, log: Path) -> tuple[subprocess.Popen, str]:
     """`reflong-build human` in a child process (so it can be SIGKILLed); returns it and its URL."""
     cmd = [sys.executable, "-c", "from reflong.cli import main; main()", "human", "--build", str(build)]
-    cmd += ["--out", str(out), "--annotator", "ana", "--tasks", "5", "--port", "0"]
+    cmd += ["--out", str(out), "--annotator", "ana", "--limit", "5", "--port", "0"]
     with open(log, "a") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
@@ -233,7 +233,7 @@ def test_a_person_answers_through_the_page_survives_a_killed_server_and_is_score
     assert [e["task"] for e in saved] == ["0", "1", "2", "3", "4"]
     assert all(e["seconds"] > 0 for e in saved)  # timed by the page
     res = CliRunner().invoke(
-        main, ["eval", "score", "--answers", str(build), "--predictions", str(out), "--format", "json"]
+        main, ["eval", "score", "--build", str(build), "--predictions", str(out), "--format", "json"]
     )
     assert res.exit_code == 0, res.output
     figures = json.loads(res.output)["overall"]

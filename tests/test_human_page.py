@@ -184,8 +184,8 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:
         res = run("--out", str(tmp_path / "a"), "--setting", "hard_30K", "--port", str(port))
     assert res.exit_code == 1 and f"port {port} on 127.0.0.1 is taken" in res.output
     assert "Traceback" not in res.output
-    res = run("--out", str(tmp_path / "a"), "--tasks", "0")
-    assert res.exit_code == 2 and "Invalid value for '--tasks'" in res.output
+    res = run("--out", str(tmp_path / "a"), "--limit", "0")
+    assert res.exit_code == 2 and "Invalid value for '--limit'" in res.output
 
 
 def test_eval_score_scores_the_annotator_on_their_tasks_beside_models(tmp_path: Path) -> None:
@@ -198,7 +198,7 @@ def test_eval_score_scores_the_annotator_on_their_tasks_beside_models(tmp_path: 
     _answer(build, out, "alice", answers, n_tasks=5)
     save = build / "eval" / "human-alice.json"
     code, data = _score(
-        "--answers", str(build), "--predictions", str(out), "--format", "json", "--save", str(save)
+        "--build", str(build), "--predictions", str(out), "--format", "json", "--save", str(save)
     )
     assert code == 0, data
     assert set(data) == {"hard_30K_answers.json", "overall"}  # easy_30K: not this annotator's setting
@@ -213,7 +213,7 @@ def test_eval_score_scores_the_annotator_on_their_tasks_beside_models(tmp_path: 
     assert [s.label for s in load_evaluations(build)] == ["human:alice"]
     # the release's own scoring reads the same answers
     code, data = _score(
-        "--answers", str(build), "--predictions", str(out), "--format", "json", "--parser", "reflong2025"
+        "--build", str(build), "--predictions", str(out), "--format", "json", "--parser", "reflong2025"
     )
     assert code == 0 and data["overall"]["exacc"] == 0.4
 
@@ -236,7 +236,7 @@ def test_agreement_between_annotators_on_the_tasks_both_answered(tmp_path: Path)
     _answer(build, tmp_path / "bob", "bob", bob)
     _answer(build, tmp_path / "carol", "carol", carol)
     code, data = _score(
-        "--answers",
+        "--build",
         str(build),
         "--predictions",
         str(tmp_path / "alice"),
@@ -265,7 +265,7 @@ def test_agreement_between_annotators_on_the_tasks_both_answered(tmp_path: Path)
     assert ("human:bob", "human:carol") in pairs and len(pairs) == 3
     # the build's report: the annotator's time on task and agreement beside the scores
     save = build / "eval" / "human-alice.json"
-    args = ["--answers", str(build), "--predictions", str(tmp_path / "alice"), "--prompts", str(build)]
+    args = ["--build", str(build), "--predictions", str(tmp_path / "alice"), "--prompts", str(build)]
     code, _ = _score(*args, "--agreement-with", str(tmp_path / "bob"), "--save", str(save))
     assert code == 0
     from reflong.assemble.audit.report_eval import evaluation_section, load_evaluations
@@ -278,7 +278,7 @@ def test_agreement_between_annotators_on_the_tasks_both_answered(tmp_path: Path)
     )
     # as a table, after the scores
     code, text = _score(
-        "--answers",
+        "--build",
         str(build),
         "--predictions",
         str(tmp_path / "alice"),

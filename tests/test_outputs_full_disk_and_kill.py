@@ -206,11 +206,11 @@ def _unfinished(out: Path) -> None:
     assert manifest["finished"] is False, manifest
     run = ["eval", "run", "--prompts", str(out), "--out", str(out / "pred"), "--model", "m"]
     for args in (
-        ["eval", "baseline", "--answers", str(out)],
-        ["eval", "score", "--answers", str(out), "--predictions", str(out)],
+        ["eval", "baseline", "--build", str(out)],
+        ["eval", "score", "--build", str(out), "--predictions", str(out)],
         [*run, "--base-url", "http://127.0.0.1:9"],
-        ["report", "--out", str(out), "--db", str(out / "no.db")],
-        ["audit", "--out", str(out), "--db", str(out / "no.db")],
+        ["report", "--build", str(out), "--db", str(out / "no.db")],
+        ["audit", "--build", str(out), "--db", str(out / "no.db")],
     ):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 1, (args, result.output)

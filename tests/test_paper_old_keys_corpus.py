@@ -70,7 +70,7 @@ def test_distractor_window_citers_of_older_keys_are_positives(built, corpus_dir)
 def test_rebuild_into_the_same_out_removes_the_previous_builds_files(built, corpus_dir):
     tmp_path, out, _ = built
     db = str(tmp_path / "store.db")
-    result = CliRunner().invoke(main, ["report", "--out", str(out), "--db", db])
+    result = CliRunner().invoke(main, ["report", "--build", str(out), "--db", db])
     assert result.exit_code == 0, result.output
     assert (out / "report.html").is_file()
     (out / "notes.md").write_text("my notes")

@@ -119,7 +119,7 @@ def _commands(db: Path, root: Path, citing: str) -> list[list[str]]:
         ["stats", "--db", str(db), "--format", "json"],
         ["edges", "--db", str(db)],
         ["refs", "--db", str(db), "--paper", citing],
-        ["report", "--db", str(db), "--out", str(root / "out")],
+        ["report", "--db", str(db), "--build", str(root / "out")],
         ["audit", "--db", str(db), "--format", "jsonl"],
         ["audit", "--db", str(db), "export", "--csv", str(root / "sheet.csv")],
     ]

@@ -28,7 +28,7 @@ def test_report_edge_counts_name_their_scope_and_the_stores_total(tmp_path):
     assert stats.exit_code == 0, stats.output
     block = stats.output.split("edges:")[1].split("audits:")[0]
     store_total = sum(int(n) for n in re.findall(r":\s+(\d+)", block))
-    result = CliRunner().invoke(main, ["report", "--db", str(db), "--out", str(out)])
+    result = CliRunner().invoke(main, ["report", "--db", str(db), "--build", str(out)])
     assert result.exit_code == 0, result.output
     text = unescape(re.sub(r"<[^>]+>", "", (out / "report.html").read_text()))
     scope = re.search(r"Only the (\d+) edges to this build's (\d+) keys are counted here; the store holds "
@@ -47,13 +47,13 @@ def test_a_folder_that_holds_no_build_is_refused_in_one_line_and_nothing_is_writ
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     argv = [a.format(tmp=tmp_path) for a in command]
-    result = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--out", str(elsewhere)])
+    result = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--build", str(elsewhere)])
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines() == [
-        f"Error: --out {elsewhere}: no build of this store was written there; its builds are in {out} "
-        "(or give --build ID; `reflong-build stats` lists the builds)"
+        f"Error: --build {elsewhere}: no build of this store was written there; its builds are in {out} "
+        "(or give --build-id ID; `reflong-build stats` lists the builds)"
     ]
     assert list(elsewhere.iterdir()) == [] and not (tmp_path / "r.csv").exists()
     # the build's own folder still works
-    ok = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--out", str(out)])
+    ok = CliRunner().invoke(main, [*argv[:1], "--db", str(db), *argv[1:], "--build", str(out)])
     assert ok.exit_code == 0, ok.output

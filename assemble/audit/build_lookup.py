@@ -30,8 +30,8 @@ def find_build(session: Session, build_id: int | None = None, out_dir: str | Pat
         folders = list(dict.fromkeys(b.out_dir for b in builds if b.out_dir))
         shown = ", ".join(folders[:3]) + (f" and {len(folders) - 3} more" if len(folders) > 3 else "")
         raise ReflongError(
-            f"--out {out_dir}: no build of this store was written there"
+            f"--build {out_dir}: no build of this store was written there"
             + (f"; its builds are in {shown}" if shown else "")
-            + " (or give --build ID; `reflong-build stats` lists the builds)"
+            + " (or give --build-id ID; `reflong-build stats` lists the builds)"
         )
     return builds[0]

@@ -362,7 +362,7 @@ def _clip(text: str, limit: int = 320) -> str:
 
 def _queue_section(data: ReportData) -> str:
     intro = (
-        "<p>Rows of <code>reflong-build audit --build ID</code>, most doubtful first; "
+        "<p>Rows of <code>reflong-build audit --build-id ID</code>, most doubtful first; "
         "<code>audit export --csv FILE</code> writes them as a review sheet.</p>"
     )
     if not data.queue:

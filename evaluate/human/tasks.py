@@ -1,6 +1,6 @@
 """Which tasks a human annotator sees: one setting of a build, its first N tasks, split into documents.
 
-Why the first N in task order and not a sample: two annotators given the same ``--tasks N`` must see
+Why the first N in task order and not a sample: two annotators given the same ``--limit N`` must see
 the same tasks (agreement is measured on shared tasks), and a larger N later extends the same
 session instead of starting another. Builds already draw their tasks at random, so the first N are
 as good a sample as any.

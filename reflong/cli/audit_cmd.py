@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.command import ReflongCommand, ReflongGroup, Renamed
 from reflong.cli.options import (
     db_option,
     hold_store,
@@ -18,15 +19,27 @@ from reflong.common.errors import ReflongError
 from reflong.db.engine import open_store
 
 
-@click.command()
+def _is_build_id(value: str) -> bool:
+    """``--build 3`` as it was before 0.2 (a build id, now ``--build-id``), not a folder named 3."""
+    return value.isdigit() and not Path(value).is_dir()
+
+
+#: The build folder was ``--out`` here, and ``--build`` was a build id (before 0.2).
+BUILD_RENAMES = (
+    Renamed("--out", "--build"),
+    Renamed("--build", "--build-id", when=_is_build_id, when_text="a build id"),
+)
+
+
+@click.command(cls=ReflongCommand, renamed=BUILD_RENAMES)
 @click.option(
-    "--out",
+    "--build",
     "out_dir",
     type=click.Path(file_okay=False),
     required=True,
-    help="The build's outputs folder; report.html is written there (the build written to it is used).",
+    help="The build's folder (paper's --out); report.html is written there (the build written to it is used).",
 )
-@click.option("--build", "build_id", type=int, default=None, help="Report on this build id instead.")
+@click.option("--build-id", "build_id", type=int, default=None, help="Report on this build id instead.")
 @click.option(
     "--compare",
     type=click.Path(file_okay=False, exists=True),
@@ -50,13 +63,13 @@ def report(out_dir: str, build_id: int | None, compare: str | None, db_path: str
 
 
 def _scope_options(f):
-    f = click.option("--build", "build_id", type=int, default=None, help="Audit this build id.")(f)
+    f = click.option("--build-id", "build_id", type=int, default=None, help="Audit this build id.")(f)
     f = click.option(
-        "--out",
+        "--build",
         "out_dir",
         type=click.Path(file_okay=False),
         default=None,
-        help="Audit the build written to this outputs folder (default: the latest build).",
+        help="Audit the build written to this folder (paper's --out) [default: the latest build].",
     )(f)
     f = click.option(
         "--confidence",
@@ -116,7 +129,7 @@ def _table(rows) -> str:
     return "\n".join(lines)
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=ReflongGroup, renamed=BUILD_RENAMES, invoke_without_command=True)
 @_scope_options
 @output_format(("table", "jsonl", "csv"), "A table to read, JSON lines for scripts, or the CSV review sheet.")
 @click.option("--all", "include_judged", is_flag=True, help="Also list edges that already have a verdict.")
@@ -153,7 +166,7 @@ def audit(ctx, build_id, out_dir, confidence, near_dup, fmt, include_judged, db_
         click.echo(_table(rows))
 
 
-@audit.command("export")
+@audit.command("export", cls=ReflongCommand, renamed=BUILD_RENAMES)
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), required=True, help="Sheet to write.")
 @_scope_options
 @click.option("--all", "include_judged", is_flag=True, help="Also list edges that already have a verdict.")

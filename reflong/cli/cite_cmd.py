@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 from reflong.citations.cite_stage import run_cite
 from reflong.citations.grobid import DEFAULT_TIMEOUT_S
 from reflong.citations.resolve import Thresholds
+from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import (
     band_options,
     db_option,
@@ -141,13 +142,19 @@ def _seed_ids(session: Session, value: str) -> list[str]:
     hits = process.extract(query, {s.arxiv_id: norm(s.title) for s in seeds}, scorer=fuzz.WRatio, limit=3)
     best = [key for _, score, key in hits if score >= 85 and score >= hits[0][1] - 1e-9]
     if not best:
-        raise ReflongError(f"--seed {value!r}: no seed title matches; `reflong-build edges` lists all edges")
+        raise ReflongError(f"--key {value!r}: no seed title matches; `reflong-build edges` lists all edges")
     return best
 
 
-@click.command()
+@click.command(
+    cls=ReflongCommand,
+    # --seed is a random seed in every other command; the seed paper here is the key it is
+    renamed=(Renamed("--seed", "--key"),),
+)
 @db_option
-@click.option("--seed", "seed", default=None, help="Seed arXiv id or (part of) its title.")
+@click.option(
+    "--key", "seed", default=None, help="The key (seed) paper: its arXiv id or (part of) its title."
+)
 @click.option("--paper", default=None, help="Citing paper arXiv id (optionally with vN).")
 @click.option(
     "--band",

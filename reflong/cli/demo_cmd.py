@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import SEED, default_of
 from reflong.common.progress import tqdm_progress
 from reflong.demo.catalog2024 import write_catalog
@@ -26,7 +27,14 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-@click.command("synth-arxiv")
+#: One meaning per option name: ``--lengths`` is a task's length in paper, a and f (before 0.2 it was
+#: also the paper-length model here), ``--workers`` counts processes everywhere (here ``--jobs``).
+PAPER_LENGTHS_RENAMED = Renamed("--lengths", "--paper-lengths")
+
+
+@click.command(
+    "synth-arxiv", cls=ReflongCommand, renamed=(PAPER_LENGTHS_RENAMED, Renamed("--jobs", "--workers"))
+)
 @click.option(
     "--out",
     "out",
@@ -74,7 +82,7 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     show_default=True,
 )
 @click.option(
-    "--lengths",
+    "--paper-lengths",
     type=click.Choice(["demo", "real"]),
     default=default_of(SynthConfig, "lengths"),
     show_default=True,
@@ -90,7 +98,8 @@ def _month(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "entries); a venue-only seed citation goes under 'ambiguous' in truth.jsonl.",
 )
 @click.option(
-    "--jobs",
+    "--workers",
+    "jobs",
     type=click.IntRange(min=1),
     default=None,
     help="Rendering processes (default: CPU count, at most 4). Output does not depend on it.",
@@ -103,7 +112,7 @@ def synth_arxiv(
     seed_months: int,
     distractor_months: int,
     pool_months: int,
-    lengths: str,
+    paper_lengths: str,
     messy: bool,
     jobs: int | None,
 ) -> None:
@@ -122,7 +131,7 @@ def synth_arxiv(
         seed_months=seed_months,
         distractor_months=distractor_months,
         pool_months=pool_months,
-        lengths=lengths,
+        lengths=paper_lengths,
         messy=messy,
     )
     summary = generate(Path(out), cfg, jobs=jobs, progress=tqdm_progress)
@@ -133,7 +142,10 @@ def synth_arxiv(
     )
 
 
-@click.command()
+@click.command(
+    cls=ReflongCommand,
+    renamed=(PAPER_LENGTHS_RENAMED, Renamed("--format", "table", value="text")),
+)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reflong-demo", show_default=True)
 @click.option(
     "--papers", type=click.IntRange(min=40), default=100, show_default=True, help="Synthetic papers."
@@ -163,7 +175,7 @@ def synth_arxiv(
     help="With --world: the citation index stand-in (Semantic Scholar, keyed: 1 request/s; or OpenAlex).",
 )
 @click.option(
-    "--lengths",
+    "--paper-lengths",
     type=click.Choice(LENGTHS),
     default=default_of(RehearsalSettings, "lengths"),
     show_default=True,
@@ -173,10 +185,10 @@ def synth_arxiv(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
+    type=click.Choice(["table", "json"]),
+    default="table",
     show_default=True,
-    help="With --world: the summary as text, or as one JSON line.",
+    help="With --world: the summary as lines to read, or as one JSON line.",
 )
 @click.argument("paper_args", nargs=-1, type=click.UNPROCESSED, metavar="[-- PAPER OPTIONS]")
 @click.pass_context
@@ -188,7 +200,7 @@ def demo(
     world: str | None,
     scale: float,
     index: str,
-    lengths: str,
+    paper_lengths: str,
     fmt: str,
     paper_args: tuple[str, ...],
 ) -> None:
@@ -212,7 +224,7 @@ def demo(
     kill, and reprints a finished rehearsal.
     """
     if world is not None:
-        _rehearsal(ctx, out_dir, world, scale, index, lengths, fmt, paper_args)
+        _rehearsal(ctx, out_dir, world, scale, index, paper_lengths, fmt, paper_args)
         return
     _no_rehearsal_options(ctx, paper_args)
     from reflong.cli.paper_cmd import paper
@@ -251,14 +263,18 @@ def demo(
 
 
 def _no_rehearsal_options(ctx: click.Context, paper_args: tuple[str, ...]) -> None:
-    """--scale, --index, --lengths, --format and options after -- belong to --world."""
+    """--scale, --index, --paper-lengths, --format and options after -- belong to --world."""
     from click.core import ParameterSource
 
     given = [
-        f"--{name}"
-        for name in ("scale", "index", "lengths", "format")
-        if ctx.get_parameter_source("fmt" if name == "format" else name)
-        in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+        flag
+        for flag, name in (
+            ("--scale", "scale"),
+            ("--index", "index"),
+            ("--paper-lengths", "paper_lengths"),
+            ("--format", "fmt"),
+        )
+        if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     ]
     if paper_args:
         given.append(" ".join(paper_args))
@@ -318,13 +334,13 @@ def next_commands(out: Path, since: str, pool_months: int, distractor_months: in
     q = shlex.quote
     db, paper_out = q(str(out / "store.db")), q(str(out / "paper"))
     return [
-        (f"reflong-build audit --db {db} --out {paper_out}", "edges that deserve a human look"),
+        (f"reflong-build audit --db {db} --build {paper_out}", "edges that deserve a human look"),
         (
             f"reflong-build paper --db {db} --since {since} --pool-months {pool_months} "
             f"--distractor-months {distractor_months} --seed {seed} --reuse-db --out {paper_out}",
             "reassemble from the store, e.g. after audit verdicts",
         ),
-        (f"reflong-build report --db {db} --out {paper_out}", "one HTML page about the (latest) build"),
+        (f"reflong-build report --db {db} --build {paper_out}", "one HTML page about the (latest) build"),
     ]
 
 
@@ -335,7 +351,7 @@ def _score_lexical_baseline(paper_dir: Path) -> None:
 
     results, overall = score_baselines(paper_dir, paper_dir, ["lexical"])["lexical"]
     click.echo(
-        f"lexical baseline (key as a substring of each paper; `reflong-build eval baseline --answers "
+        f"lexical baseline (key as a substring of each paper; `reflong-build eval baseline --build "
         f"{paper_dir} --prompts {paper_dir} --kind lexical`):"
     )
     click.echo(results_table(results, overall))

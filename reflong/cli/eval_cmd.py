@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import SEED, check_tokenizer, default_of, format_option, refuse_unfinished
 from reflong.evaluate.baseline_run import score_baselines
 from reflong.evaluate.contamination import view_for_results
@@ -14,15 +15,18 @@ from reflong.evaluate.scoring import score_paths
 
 _PATH = click.Path(exists=True, path_type=Path)
 
+#: The build folder is ``--build`` in every command that reads one (before 0.2: ``--answers`` here).
+ANSWERS_RENAMED = (Renamed("--answers", "--build"),)
+
 
 @click.group("eval")
 def eval_group() -> None:
     """Evaluate on built tasks: Ref-Long's ExAcc, F1 and error types (Type I/II/III).
 
     \b
-      reflong-build eval score --answers OUT --predictions PRED      score responses
+      reflong-build eval score --build OUT --predictions PRED        score responses
       reflong-build eval run --prompts OUT --model M --base-url URL  ask a chat model
-      reflong-build eval baseline --prompts OUT --answers OUT --kind lexical
+      reflong-build eval baseline --build OUT --prompts OUT --kind lexical
     """
 
 
@@ -91,8 +95,14 @@ def _check_month(ctx, param, value):
         raise click.BadParameter(str(exc).split(": ", 1)[-1]) from None
 
 
-@eval_group.command("score")
-@click.option("--answers", type=_PATH, required=True, help="An answers file or a folder of *_answers.json.")
+@eval_group.command("score", cls=ReflongCommand, renamed=ANSWERS_RENAMED)
+@click.option(
+    "--build",
+    "answers",
+    type=_PATH,
+    required=True,
+    help="The build's folder (paper's --out; its *_answers.json), a folder of released answers, or one answers file.",
+)
 @click.option(
     "--predictions",
     type=_PATH,
@@ -224,8 +234,14 @@ def score(
         )
 
 
-@eval_group.command("baseline")
-@click.option("--answers", type=_PATH, required=True, help="An answers file or a folder of *_answers.json.")
+@eval_group.command("baseline", cls=ReflongCommand, renamed=ANSWERS_RENAMED)
+@click.option(
+    "--build",
+    "answers",
+    type=_PATH,
+    required=True,
+    help="The build's folder (paper's --out; its *_answers.json), a folder of released answers, or one answers file.",
+)
 @click.option(
     "--prompts",
     type=_PATH,
@@ -410,7 +426,7 @@ def run(
     \b
     System message "You are a helpful assistant.", the prompt as user message, temperature 0,
     top_p 1. A rerun sends only what is not cached yet. Score the result with
-      reflong-build eval score --answers TASKS --predictions OUT
+      reflong-build eval score --build TASKS --predictions OUT
 
     \b
     Reasoning models (o1, o3-mini, gpt-5, DeepSeek-R1, ...):

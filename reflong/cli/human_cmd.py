@@ -6,11 +6,18 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import default_of, refuse_unfinished
 from reflong.evaluate.human.session import open_session
 
 
-@click.command("human")
+@click.command(
+    "human",
+    cls=ReflongCommand,
+    # --tasks is how many tasks a build makes (paper, a, f); how many of them to answer is --limit,
+    # as lm-evaluation-harness and Inspect name it.
+    renamed=(Renamed("--tasks", "--limit"),),
+)
 @click.option(
     "--build",
     type=click.Path(exists=True, path_type=Path),
@@ -35,7 +42,7 @@ from reflong.evaluate.human.session import open_session
     "--annotator", required=True, help="Who answers (letters, digits, . _ -); scored as human:NAME."
 )
 @click.option(
-    "--tasks",
+    "--limit",
     "n_tasks",
     type=click.IntRange(1),
     default=default_of(open_session, "n_tasks"),
@@ -64,9 +71,9 @@ def human(build: Path, setting, out_dir: Path, annotator: str, n_tasks: int, hos
     is written to OUT/answers.jsonl and fsynced before the page says "saved": a closed browser or a
     killed server loses nothing, and the same command resumes at the first unanswered task.
     Predictions are in eval run's format, scored on the tasks this session covers:
-      reflong-build eval score --answers BUILD --predictions OUT --save BUILD/eval/human-NAME.json
+      reflong-build eval score --build BUILD --predictions OUT --save BUILD/eval/human-NAME.json
     Two annotators' agreement (same answer; Cohen's kappa per document):
-      reflong-build eval score --answers BUILD --predictions OUT_A --agreement-with OUT_B
+      reflong-build eval score --build BUILD --predictions OUT_A --agreement-with OUT_B
     Stop with Ctrl-C.
     """
     import logging

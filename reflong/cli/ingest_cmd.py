@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from reflong.cli.command import ReflongCommand
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import writes_store
 from reflong.common.errors import ReflongError
@@ -12,7 +13,18 @@ from reflong.db.engine import open_store
 from reflong.ingest.stage import run_ingest
 
 
-@click.command()
+@click.command(
+    cls=ReflongCommand,
+    common=(
+        "since",
+        "db_path",
+        "categories",
+        "max_papers",
+        "source_dir",
+        "no_pdfs",
+        "dry_run",
+    ),
+)
 @ingest_options
 @writes_store
 def ingest(db_path: str, **opts) -> None:

@@ -8,18 +8,19 @@ import sys
 import click
 
 from reflong.citations.resolve import SeedIndex, Thresholds
+from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import band_options, output_format
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
 match_format = output_format(
-    ("text", "jsonl"),
+    ("table", "jsonl"),
     "One tab-separated line per entry (id, decision, seed, score, reason), or JSON lines with every "
     "candidate's evidence.",
 )
 
 
-@click.command()
+@click.command(cls=ReflongCommand, renamed=(Renamed("--format", "table", value="text"),))
 @click.option(
     "--seeds",
     "seeds_file",

@@ -60,15 +60,30 @@ db_option = click.option(
     show_default=True,
     envvar="REFLONG_DB",
     callback=_remember_store,
-    help="SQLite store (ingest, paper and synth runs create it; other commands need an existing one). "
-    "Env: REFLONG_DB.",
+    help="SQLite store; ingest, paper and synth runs create it, the others read it. Env: REFLONG_DB.",
 )
 
 
 # Seeds are stored in the store's build rows (SQLite INTEGER: signed 64-bit) and in manifests, and
 # numpy's generators take no negative seed: one range for every command, checked before any output
 # is written (a larger seed used to write a full output set, then crash on the build row).
-SEED = click.IntRange(0, 2**63 - 1)
+class _SeedRange(click.IntRange):
+    """``IntRange(0, 2**63 - 1)`` whose ``--help`` says ``x>=0``, not the 19-digit upper bound."""
+
+    def _describe_range(self) -> str:
+        return "x>=0"
+
+    def convert(self, value, param, ctx):
+        try:
+            too_big = int(value) > self.max
+        except (TypeError, ValueError):
+            too_big = False  # not a number: click's own message says so
+        if too_big:
+            self.fail(f"{value} is above the largest seed, 2**63-1 = {self.max}.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+SEED = _SeedRange(0, 2**63 - 1)
 
 
 def check_tokenizer(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -10,6 +10,7 @@ import click
 
 from reflong.assemble.paper.build import PaperSettings
 from reflong.assemble.prompts import KEY_FORMS
+from reflong.cli.command import ReflongCommand
 from reflong.cli.ingest_options import ingest_options, ingest_settings
 from reflong.cli.options import (
     SEED,
@@ -90,7 +91,25 @@ def uneven_lengths(lengths: tuple[tuple[str, int], ...]) -> list[tuple[str, floa
     ]
 
 
-@click.command()
+#: What ``paper --help`` lists first: the window, where it comes from, the build's sizes and where
+#: it goes; every other option follows under "Advanced options".
+PAPER_COMMON = (
+    "since",
+    "out_dir",
+    "db_path",
+    "lengths",
+    "difficulty",
+    "n_tasks",
+    "seed",
+    "categories",
+    "max_papers",
+    "source_dir",
+    "dry_run",
+    "reuse_db",
+)
+
+
+@click.command(cls=ReflongCommand, common=PAPER_COMMON)
 @ingest_options
 @lengths_option(
     ",".join(label for label, _ in default_of(PaperSettings, "lengths")),

@@ -7,9 +7,12 @@ tests/test_cli_reference.py fails when the committed file differs from what the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import click
+
+from reflong.cli.command import REMOVED_IN
 
 HEADER = (
     "# Command-line reference\n\n"
@@ -34,9 +37,10 @@ def _cell(text: str) -> str:
 
 
 def _first_sentence(text: str | None) -> str:
-    text = " ".join((text or "").replace("\b", "").split())
-    end = text.find(". ")
-    return text if end < 0 else text[: end + 1]
+    """Up to the first full stop that ends a sentence (not the one of "e.g." or "i.e.")."""
+    text = " ".join((text or "").strip().split("\n\n")[0].replace("\b", "").split())
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)\. (?=[A-Z`(\[])", text)
+    return text if end is None else text[: end.start() + 1]
 
 
 def _default(param: click.Parameter) -> str:
@@ -77,6 +81,9 @@ def cli_reference(main: click.Group) -> str:
         if params:
             parts.append("\n| option | takes | default | what it does |\n|---|---|---|---|\n")
             parts.append("\n".join(_param_row(p) for p in params) + "\n")
+        if renamed := getattr(command, "renamed", ()):
+            old = "; ".join(r.describe() for r in renamed)
+            parts.append(f"\nOld spellings, kept until {REMOVED_IN} with a one-line warning: {old}.\n")
     return "".join(parts)
 
 

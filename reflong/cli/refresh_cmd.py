@@ -24,6 +24,7 @@ from pathlib import Path
 
 import click
 
+from reflong.cli.command import ReflongCommand
 from reflong.cli.options import writes_store
 from reflong.cli.paper_cmd import paper, run_paper
 
@@ -77,13 +78,26 @@ def _since_option() -> click.Option:
         ["--since"],
         metavar="YYYY-MM",
         callback=base.callback,
-        help="The window to build [default: the month after the newest release in --out; an unfinished "
-        "release first]. Required for the first release. A finished release is rebuilt from the store "
-        "alone (no request).",
+        help="The window to build [default: the month after the newest release in --out]; required for "
+        "the first. A finished one is rebuilt from the store alone.",
     )
 
 
-@click.command()
+@click.command(
+    cls=ReflongCommand,
+    # the window's shape and sizes, set once for the first release, are carried to the next ones
+    common=(
+        "releases_dir",
+        "since",
+        "db_path",
+        "lengths",
+        "difficulty",
+        "n_tasks",
+        "seed",
+        "source_dir",
+        "dry_run",
+    ),
+)
 @writes_store
 @click.option(
     "--out",
@@ -96,27 +110,13 @@ def refresh(**opts) -> None:
     """Build the next window of the Paper benchmark as a new release, reusing the store.
 
     \b
-    reflong-build refresh --db store.db --out releases              # the month after the newest release
-    reflong-build refresh --db store.db --out releases --dry-run    # its plan: requests, PDFs, hours
     reflong-build refresh --db store.db --out releases --since 2024-03   # the first release
+    reflong-build refresh --db store.db --out releases --dry-run   # the next one's plan and hours
+    reflong-build refresh --db store.db --out releases             # the next one (cron)
 
-    The plan is printed first (as `paper --dry-run` does) with the requests and hours it needs at
-    arXiv's 3 s rule. Then the window is built like `paper` into RELEASES/YYYY-MM, with
-    RELEASE_NOTES.md (keys and tasks added; tasks of earlier releases whose ground truth changed and
-    why; papers with new versions or withdrawn since) and release.json (window, tool and resolver
-    versions, settings, hashes); RELEASES/README.md lists every release (load it with `datasets`:
-    one config per setting, a `release` column). A rerun resumes; rerunning a finished release's
-    --since rebuilds it from the store only, byte-identical.
-
-    Settings carry over: an option not given (--lengths, --tasks, --keys, --licenses, --key-form,
-    --seed, the window's months, ...) is the previous release's, read from its release.json; one
-    given wins and is recorded for the releases after it. A line before the plan says which came
-    from where. With --licenses, papers the build would drop are neither planned nor fetched.
-
-    \b
-    Exit codes: 0 built (or planned), 1 error (one line; rerun resumes), 2 usage,
-    3 nothing to build yet: the window's citing pool is not over by the calendar, or the store's
-    data (after this run's harvest) does not reach its last month yet; 130 interrupted.
+    Builds RELEASES/YYYY-MM as `paper` would, with RELEASE_NOTES.md and release.json. Options
+    not given are the previous release's (a line says which came from where). Exit 0 built,
+    1 error (rerun resumes), 2 usage, 3 nothing to build yet, 130 interrupted. docs/paper.md#releases.
     """
     from reflong.assemble.release.layout import next_label, previous_release, read_release_manifest
     from reflong.assemble.release.publish import publish_release

@@ -17,7 +17,7 @@ PDF rendered by the demo's renderer (``document.compose`` + ``render.render_pdf`
   distractor read at its pinned version is date-safe, as in the real world;
 * the length comes from ``length_model(arxiv_id) -> target tokens`` (default: the demo's ~3.5K),
   the hook where a realistic length distribution plugs in; ``lengths="real"`` plugs in the corpus
-  model of ``synth-arxiv --lengths real`` (``world.real_lengths``: body tokens and reference
+  model of ``synth-arxiv --paper-lengths real`` (``world.real_lengths``: body tokens and reference
   entries per paper, long-form entries), so a real-scale run sees real-sized documents.
 
 Bytes depend only on (catalog, truth, seed, paper, version): a rerun gets the same PDF.

@@ -41,6 +41,7 @@ import json
 import logging
 import random
 import re
+import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -809,8 +810,6 @@ class _HTTPServer(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address) -> None:
         """Clients that drop a connection (timeouts, killed runs) are expected here, not errors."""
-        import sys
-
         exc = sys.exc_info()[1]
         if not isinstance(exc, (ConnectionError, TimeoutError)):
             log.warning("arXiv test server: error serving %s", client_address, exc_info=True)
@@ -950,13 +949,15 @@ def main(argv: list[str] | None = None) -> None:
         "--token-ttl", type=float, default=3600.0, help="seconds a legacy (/oai2) resumptionToken lives"
     )
     ap.add_argument(
-        "--min-interval",
         "--delay",
         dest="min_interval",
         type=float,
         default=3.0,
-        help="seconds a client must leave between requests, else 403 (arXiv's rule: 3; 0 for benches)",
+        help="seconds a client must leave between requests, else 403 (arXiv's rule: 3; 0 for benches, "
+        "with the client's --delay 0)",
     )
+    # The name the client's option has (``ingest --delay``); --min-interval until 0.3.
+    ap.add_argument("--min-interval", dest="old_min_interval", type=float, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--block-seconds", type=float, default=0.0, help="a 403'd client stays blocked this long")
     ap.add_argument("--url-limit", type=int, default=8190, help="longer request targets get 414")
     ap.add_argument("--result-cap", type=int, default=30000, help="API results per query (arXiv: 30000)")
@@ -966,6 +967,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--seed", type=int, default=0, help="seed of the empty-page draws")
     args = ap.parse_args(argv)
+    if args.old_min_interval is not None:
+        print("warning: --min-interval is now --delay; the old spelling works until 0.3", file=sys.stderr)
+        args.min_interval = args.old_min_interval
     limits = ApiLimits(
         result_cap=args.result_cap,
         max_page=args.max_page,

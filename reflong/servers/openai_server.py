@@ -59,6 +59,7 @@ import json
 import random
 import select
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -457,8 +458,10 @@ def main(argv: list[str] | None = None) -> None:
         description="OpenAI-compatible stand-in that answers from answers files."
     )
     parser.add_argument(
-        "--tasks", action="append", required=True, help="Folder of prompts + answers (repeatable)."
+        "--build", action="append", default=[], help="A build's folder: prompts + answers (repeatable)."
     )
+    # Its name in every reflong-build command; --tasks until 0.3.
+    parser.add_argument("--tasks", action="append", default=[], dest="old_tasks", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--api-key", default=None, help="Require this bearer key (401 otherwise).")
@@ -480,8 +483,12 @@ def main(argv: list[str] | None = None) -> None:
         "tokens); hidden: OpenAI, field: reasoning_content, tags: <think> in the content.",
     )
     args = parser.parse_args(argv)
+    if args.old_tasks:
+        print("warning: --tasks is now --build; the old spelling works until 0.3", file=sys.stderr)
+    if not args.build + args.old_tasks:
+        parser.error("give at least one --build FOLDER (prompts + answers)")
     server = OpenAIServer(
-        args.tasks,
+        args.build + args.old_tasks,
         port=args.port,
         model=args.model,
         api_key=args.api_key,

@@ -34,6 +34,35 @@ def _set_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+#: A table every store has from its first run on: a database without it is not a store.
+_STORE_TABLE = "paper"
+
+
+def foreign_database(path: Path) -> str | None:
+    """Why the existing file at ``path`` is another program's SQLite database (tables, none of
+    them ours), else None: opening it as the store would write our schema into it. A file SQLite
+    cannot read at all is left to the open (its error says so); an empty file is a new store."""
+    import sqlite3
+
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    try:
+        con = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        try:
+            tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            con.close()
+    except sqlite3.DatabaseError:
+        return None
+    if not tables or _STORE_TABLE in tables:
+        return None
+    shown = ", ".join(sorted(tables)[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
+    return (
+        f"--db {path} is another program's SQLite database (tables {shown}), not a reflong-build store; "
+        "nothing was written to it: give the store's path (or a new file for a new store)"
+    )
+
+
 def open_store(path: str | Path = DEFAULT_DB_PATH) -> Engine:
     """Open (and create if needed) the store at ``path`` with every table and view in place."""
     import reflong.db  # noqa: F401  (registers every table module on SQLModel.metadata)
@@ -41,6 +70,8 @@ def open_store(path: str | Path = DEFAULT_DB_PATH) -> Engine:
     path = Path(path)
     if path.exists() and path.is_dir():
         raise ReflongError(f"--db {path} is a directory; give a file path such as {path / 'reflong.db'}")
+    if why := foreign_database(path):
+        raise ReflongError(why)
     path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _set_pragmas)
@@ -76,6 +107,10 @@ def open_store_to_read(path: str | Path) -> Engine:
     path = Path(path)
     if path.exists() and path.is_dir():
         raise ReflongError(f"--db {path} is a directory; give a file path such as {path / 'reflong.db'}")
+    if path.is_file() and path.stat().st_size == 0:
+        raise ReflongError(
+            f"--db {path} is an empty file, not a store: nothing has been stored there; give the store's path"
+        )
     folder = path.parent if str(path.parent) else Path(".")
     if os.access(path, os.W_OK) and os.access(folder, os.W_OK):
         return open_store(path)

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from _human_world import WORDS
 from click.testing import CliRunner
 
 from reflong.assemble.prompts import f_template, paper_template
@@ -21,19 +22,6 @@ from reflong.cli import main
 from reflong.common.tokenizer import get_tokenizer
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.servers.openai_server import OpenAIServer
-
-WORDS = [
-    "model",
-    "attention",
-    "corpus",
-    "retrieval",
-    "benchmark",
-    "token",
-    "context",
-    "answer",
-    "layer",
-    "dataset",
-]
 
 
 def _world(folder: Path, per_config: int = 50, docs: int = 6) -> Path:

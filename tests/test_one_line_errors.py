@@ -160,3 +160,38 @@ def test_a_damaged_store_is_one_line_naming_the_file_and_how_to_check_it(tmp_pat
     line = _one_line_error(result, f"the store {db} is damaged (database disk image is malformed)")
     assert f"sqlite3 {db} 'PRAGMA integrity_check'" in line and ".recover" in line
     assert len(result.output.strip().splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "command", [["stats"], ["edges"], ["audit"], ["ingest", "--since", "2024-03", "--dry-run"]]
+)
+def test_another_programs_database_is_refused_and_left_as_it_was(command, tmp_path):
+    """Issue 38: `stats --db photos.sqlite` wrote the store's tables into another program's
+    SQLite file. Readers and writers refuse it in one line; its bytes and folder stay as they were."""
+    import sqlite3
+
+    foreign = tmp_path / "photos.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+    con.execute("INSERT INTO photos (path) VALUES ('a.jpg')")
+    con.commit()
+    con.close()
+    before = foreign.read_bytes()
+    result = CliRunner().invoke(main, [*command, "--db", str(foreign)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: --db {foreign} is another program's SQLite database (tables photos), not a reflong-build "
+        "store; nothing was written to it: give the store's path (or a new file for a new store)"
+    ]
+    assert foreign.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["photos.sqlite"]
+
+
+def test_an_empty_file_is_not_a_store_to_read(tmp_path):
+    empty = tmp_path / "typo.db"
+    empty.touch()
+    result = CliRunner().invoke(main, ["stats", "--db", str(empty)])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: --db {empty} is an empty file, not a store: nothing has been stored there; give the store's path"
+    ]
+    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["typo.db"]

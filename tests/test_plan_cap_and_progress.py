@@ -185,18 +185,45 @@ def test_the_plan_of_a_local_catalog_quotes_no_arxiv_wait(world, tmp_path):
     assert "s a PDF request" not in estimate and "arXiv's 3 s rule" not in estimate, estimate
     assert f"PDFs copied from the local catalog {world}: no request, no wait" in estimate
     assert "0.00 h" not in estimate
+    # issue 38: the GB estimate is the mean of the very files the run copies, not arXiv's 1.7 MB
+    pdfs = sorted(world.rglob("*.pdf"))
+    mean_mb = sum(f.stat().st_size for f in pdfs) / len(pdfs) / 1e6
+    assert mean_mb < 0.05  # the synthetic PDFs: a 1.7 MB estimate is 100x off for them
+    assert f"GB at {mean_mb:.3g} MB a PDF (mean of the {len(pdfs)} PDFs in --source)" in estimate, estimate
 
 
-_TMPFS = 'mount -t tmpfs -o size=4m tmpfs "$1" && shift && exec "$@"'
+def test_the_gb_estimate_takes_the_pdf_size_the_cache_shows_once_it_holds_enough(servers, world, tmp_path):
+    """Issue 38: the estimate was 1.7 MB a PDF (../shared's corpus) on every machine. Below
+    MIN_SAMPLE cached PDFs it is arXiv's typical size (a documented constant); from then on the
+    mean of what this cache holds; --pdf-mb overrides both."""
+    from reflong.ingest.plan.pdf_size import MIN_SAMPLE
+
+    def estimate(*extra: str) -> str:
+        out = _ingest(servers, tmp_path, "--dry-run", *extra).stdout
+        return next(x for x in out.splitlines() if x.strip().startswith("estimate:"))
+
+    assert "GB at 1.7 MB a PDF (arXiv's typical size; --pdf-mb sets another)" in estimate()
+    cache = tmp_path / "cache"
+    real = sorted(world.rglob("*.pdf"))[:MIN_SAMPLE]
+    for i, pdf in enumerate(real[:-1]):
+        shutil.copyfile(pdf, cache / f"2301.{i:05d}v1.pdf")
+    assert "1.7 MB a PDF (arXiv's typical size" in estimate()  # one short of the sample
+    shutil.copyfile(real[-1], cache / "2301.99999v1.pdf")
+    mean_mb = sum(f.stat().st_size for f in real) / len(real) / 1e6
+    assert f"at {mean_mb:.3g} MB a PDF (mean of the {MIN_SAMPLE} PDFs in the cache)" in estimate()
+    assert "GB at 2.5 MB a PDF (--pdf-mb)" in estimate("--pdf-mb", "2.5")
 
 
-def _on_small_disk(cache: Path, args: list[str]) -> subprocess.CompletedProcess:
-    """``reflong-build ARGS`` in a child that sees ``cache`` as a real 4 MB tmpfs (its own mount
-    namespace: gone when the child exits)."""
+_TMPFS = 'mount -t tmpfs -o size="$1" tmpfs "$2" && shift 2 && exec "$@"'
+
+
+def _on_small_disk(cache: Path, args: list[str], size: str = "4m") -> subprocess.CompletedProcess:
+    """``reflong-build ARGS`` in a child that sees ``cache`` as a real tmpfs of ``size`` (its own
+    mount namespace: gone when the child exits)."""
     cache.mkdir(exist_ok=True)
     cli = [sys.executable, "-c", "from reflong.cli import main; main()"]
     return subprocess.run(
-        ["unshare", "-m", "sh", "-c", _TMPFS, "sh", str(cache), *cli, *args],
+        ["unshare", "-m", "sh", "-c", _TMPFS, "sh", size, str(cache), *cli, *args],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
@@ -208,7 +235,7 @@ def small_disk_ok(tmp_path_factory) -> None:
         pytest.skip("needs root with mount namespaces to mount a small tmpfs")
     df = _on_small_disk(probe / "c", ["--version"])
     if df.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {df.stderr.strip()[:200]}")
+        pytest.skip("cannot mount a tmpfs here (mount in a new namespace refused)")
 
 
 @pytest.mark.slow
@@ -235,3 +262,20 @@ def test_a_plan_larger_than_the_free_disk_is_refused_in_one_line(servers, tmp_pa
     forced = _on_small_disk(tmp_path / "cache", [*base, "--no-disk-check"])
     assert forced.returncode == 0, forced.stderr  # demo PDFs are small: the estimate is an estimate
     assert "failed 0" in forced.stdout
+
+
+def test_the_demo_on_a_30_mb_disk_is_refused_in_one_line_naming_only_its_own_options(tmp_path, small_disk_ok):
+    """Issue 38: on 30 MB free the demo's plan was refused at 1.7 MB a PDF, with advice to lower
+    --max-pdfs or give --cache, options the demo does not take. Now the demo checks its own need
+    (DEMO_DISK_MB, measured) before writing anything, and names --out only."""
+    from reflong.cli.demo_cmd import DEMO_DISK_MB
+
+    out = tmp_path / "disk"
+    result = _on_small_disk(out, ["demo", "--out", str(out / "run")], size="30m")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"Error: the demo writes about {DEMO_DISK_MB} MB to {out / 'run'} but only 31 MB are free there: "
+        "free space or give --out on a larger disk"
+    ]
+    assert "--max-pdfs" not in result.stderr and "--cache" not in result.stderr
+    assert result.stdout == ""  # not even the catalog: "synthetic arXiv: ..." comes after it is written

@@ -48,6 +48,7 @@ from reflong.ingest.index.base import (
     lookup_requests,
 )
 from reflong.ingest.metadata import PaperMeta
+from reflong.ingest.plan.pdf_size import TYPICAL, PdfSize, pdf_size
 from reflong.ingest.plan.roles import RolePapers
 from reflong.ingest.plan.selection import (
     MIN_CITATIONS,
@@ -61,8 +62,6 @@ from reflong.ingest.plan.windows import DISTRACTOR, POOL, SEED
 
 log = logging.getLogger(__name__)
 
-# Mean size of the 55 real arXiv PDFs in ../shared/corpus (1.67 MB): the GB estimate's assumption.
-MEAN_PDF_MB = 1.7
 KEY_TRIES = 3  # page at most this many candidates per wanted key (keys without pool citers are skipped)
 ROLES = ("citer", "control", "distractor", "sample")
 
@@ -87,6 +86,9 @@ class PlanSettings:
     # --licenses (kind names): papers the build would drop for their licence are never planned,
     # as keys, citers, controls, distractors or samples (``RolePapers``); None: every paper.
     licenses: tuple[str, ...] | None = None
+    # --pdf-mb: the mean PDF size the GB estimate assumes (None: measured, ``pdf_size``); how the
+    # run is checked, not what it builds, so it is not in ``to_json``.
+    pdf_mb: float | None = None
 
     def to_json(self) -> dict:
         out = {
@@ -126,6 +128,7 @@ class Plan:
     index_delay: float = 0.0
     index_rule_gap: float = 1.0  # seconds a request at the index's published rate (S2: 1/s with a key)
     free_gb: float = 0.0
+    pdf_size: PdfSize = TYPICAL  # what the GB estimate assumes a PDF weighs, and why
     max_pdfs: int | None = None
     cut: str | None = None  # what --max-pdfs cut, when it cut anything
     local_catalog: str | None = None  # --source DIR: PDFs are copied, no request and no wait
@@ -159,7 +162,7 @@ class Plan:
         return len(self.picks) - self.cached_pdfs
 
     def estimate_gb(self) -> float:
-        return self.to_fetch * MEAN_PDF_MB / 1000
+        return self.to_fetch * self.pdf_size.mb / 1000
 
     def estimate_hours(self) -> float:
         """PDFs still to fetch at the arXiv gap, plus index requests at the index gap."""
@@ -220,8 +223,7 @@ class Plan:
             )
         out += [
             f"  PDFs: {roles} = {len(self.picks)}{cap}; {self.cached_pdfs} already cached, {self.to_fetch} to fetch",
-            f"  estimate: {self.estimate_gb():.2f} GB at {MEAN_PDF_MB} MB a PDF (mean of ../shared/corpus); "
-            + self._timing(),
+            f"  estimate: {self.estimate_gb():.2f} GB at {self.pdf_size.text()}; " + self._timing(),
             f"  free disk at the PDF cache: {self.free_gb:.1f} GB"
             + (
                 f", less than the plan's {self.estimate_gb():.2f} GB: a run stops before fetching"
@@ -233,13 +235,13 @@ class Plan:
 
     def short_of_disk(self) -> str | None:
         """One line when the PDFs still to fetch would not fit the free space at the cache (the
-        estimate at ``MEAN_PDF_MB`` a PDF), else None. Decided before the first request: a fetch
+        estimate at ``pdf_size`` a PDF), else None. Decided before the first request: a fetch
         of hours at arXiv's pace that would end on a full disk is better not started."""
         need = self.estimate_gb()
         if self.to_fetch == 0 or need <= self.free_gb:
             return None
         return (
-            f"the plan's {self.to_fetch} PDFs need about {need:.2f} GB ({MEAN_PDF_MB} MB a PDF) but only "
+            f"the plan's {self.to_fetch} PDFs need about {need:.2f} GB ({self.pdf_size.text()}) but only "
             f"{self.free_gb:.2f} GB are free at --cache: free space, lower --max-pdfs or give --cache "
             "on a larger disk, then rerun (nothing was fetched); --no-disk-check goes ahead anyway"
         )
@@ -259,6 +261,8 @@ class Plan:
             "estimate_hours": round(self.estimate_hours(), 3),
             "hours_at_rules": round(self.hours_at_rules(), 3),
             "free_gb": round(self.free_gb, 1),
+            "pdf_mb": round(self.pdf_size.mb, 4),
+            "pdf_mb_basis": self.pdf_size.basis,
             "citers_lists": self.citers.lists if self.citers else 0,
             "citers_incomplete": self.citers.incomplete if self.citers else [],
             "citers_without_id": self.citers.without_id if self.citers else 0,
@@ -427,6 +431,7 @@ def make_plan(
     plan.cached_pdfs = sum(1 for p in plan.picks if is_cached(p.meta))
     cache_dir.mkdir(parents=True, exist_ok=True)
     plan.free_gb = shutil.disk_usage(cache_dir).free / 1e9
+    plan.pdf_size = pdf_size(cache_dir, local_catalog, settings.pdf_mb)
     _store(engine, plan)
     return plan
 

@@ -227,6 +227,7 @@ def demo(
         _rehearsal(ctx, out_dir, world, scale, index, paper_lengths, fmt, paper_args)
         return
     _no_rehearsal_options(ctx, paper_args)
+    check_demo_disk(Path(out_dir))
     from reflong.cli.paper_cmd import paper
     from reflong.servers.arxiv_server import ArxivServer
 
@@ -234,9 +235,12 @@ def demo(
     world = SynthConfig(papers=papers, seed=seed)  # the run below uses the world's own windows
     since, pool_months, distractor_months = world.since, world.pool_months, world.distractor_months
     from reflong.demo.generate import generate
+    from reflong.ingest.plan.pdf_size import pdf_size
 
     summary = generate(out / "catalog", world, progress=tqdm_progress)
     click.echo(f"synthetic arXiv: {summary.papers} papers, {summary.pdfs} PDFs in {out / 'catalog'}")
+    # The disk check assumes what this arXiv serves (~9 KB a PDF), not arXiv's 1.7 MB.
+    demo_pdf_mb = pdf_size(out / "cache", local_catalog=out / "catalog").mb
     with ArxivServer(out / "catalog") as server:
         click.echo(f"serving it at {server.url} (arXiv API protocol)")
         ctx.invoke(
@@ -248,6 +252,7 @@ def demo(
             arxiv_url=server.url,
             oai_url=server.oai_url,
             delay=0.0,
+            pdf_mb=demo_pdf_mb,
             db_path=str(out / "store.db"),
             cache_dir=str(out / "cache"),
             out_dir=str(out / "paper"),
@@ -260,6 +265,33 @@ def demo(
     click.echo("next, on what the demo built:")
     for command, why in next_commands(out, since, pool_months, distractor_months, seed):
         click.echo(f"  {command}  # {why}")
+
+
+#: What ``demo`` writes with its defaults: 212 MB measured (206 MB of outputs: prompts of 4 lengths
+#: x 2 difficulties and the parquet dataset; catalog 1.6 MB, PDF cache 0.9 MB, store 4.2 MB).
+DEMO_DISK_MB = 220
+
+
+def check_demo_disk(out: Path) -> None:
+    """Refuse, in one line naming only the demo's own options, a disk that cannot hold the demo
+    (before anything is written: a full disk half-way said "give another --db/--cache", options
+    the demo does not take)."""
+    import shutil
+
+    from reflong.common.errors import ReflongError
+
+    folder = out.resolve()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    free_mb = shutil.disk_usage(folder).free / 1e6
+    # a rerun rewrites what an earlier run left there: only the rest must fit
+    written_mb = sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6 if out.is_dir() else 0.0
+    need_mb = max(DEMO_DISK_MB - written_mb, 0.0)
+    if free_mb < need_mb:
+        raise ReflongError(
+            f"the demo writes about {DEMO_DISK_MB} MB to {out} but only {free_mb:.0f} MB are free there: "
+            "free space or give --out on a larger disk"
+        )
 
 
 def _no_rehearsal_options(ctx: click.Context, paper_args: tuple[str, ...]) -> None:

@@ -271,6 +271,13 @@ def _decorators() -> list[Callable]:
             "--dry-run", is_flag=True, help="Print the plan (requests, PDFs by role, GB, hours) and stop."
         ),
         click.option(
+            "--pdf-mb",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            help="Mean PDF size in MB for the GB estimate and the disk check [default: the --source "
+            "catalog's or the cache's mean, else arXiv's typical 1.7].",
+        ),
+        click.option(
             "--no-disk-check",
             is_flag=True,
             help="Fetch even when the plan's GB estimate exceeds the free space at --cache "
@@ -337,4 +344,5 @@ def plan_settings(opts: dict) -> PlanSettings:
         },
         dry_run=bool(opts.get("dry_run")),
         licenses=tuple(opts["licenses"]) if opts.get("licenses") is not None else None,
+        pdf_mb=opts.get("pdf_mb"),
     )

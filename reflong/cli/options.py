@@ -253,8 +253,13 @@ def hold_store(db_path: str, wait_s: float | None = None) -> None:
 
     ``wait_s`` None reads ``REFLONG_WAIT_LOCK`` (for subcommands without the option).
     """
+    from pathlib import Path
+
+    from reflong.db.engine import foreign_database
     from reflong.db.lock import writer_lock
 
+    if why := foreign_database(Path(db_path)):  # before the lock file appears beside it
+        raise ReflongError(why)
     ctx = click.get_current_context()
     if wait_s is None:
         try:

@@ -17,6 +17,13 @@ _PATH = click.Path(exists=True, path_type=Path)
 
 #: The build folder is ``--build`` in every command that reads one (before 0.2: ``--answers`` here).
 ANSWERS_RENAMED = (Renamed("--answers", "--build"),)
+answers_option = click.option(
+    "--build",
+    "answers",
+    type=_PATH,
+    required=True,
+    help="The build's folder (paper's --out; its *_answers.json), a folder of released answers, or one answers file.",
+)
 
 
 @click.group("eval")
@@ -96,13 +103,7 @@ def _check_month(ctx, param, value):
 
 
 @eval_group.command("score", cls=ReflongCommand, renamed=ANSWERS_RENAMED)
-@click.option(
-    "--build",
-    "answers",
-    type=_PATH,
-    required=True,
-    help="The build's folder (paper's --out; its *_answers.json), a folder of released answers, or one answers file.",
-)
+@answers_option
 @click.option(
     "--predictions",
     type=_PATH,
@@ -235,13 +236,7 @@ def score(
 
 
 @eval_group.command("baseline", cls=ReflongCommand, renamed=ANSWERS_RENAMED)
-@click.option(
-    "--build",
-    "answers",
-    type=_PATH,
-    required=True,
-    help="The build's folder (paper's --out; its *_answers.json), a folder of released answers, or one answers file.",
-)
+@answers_option
 @click.option(
     "--prompts",
     type=_PATH,

@@ -34,15 +34,14 @@ def _set_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-#: A table every store has from its first run on: a database without it is not a store.
-_STORE_TABLE = "paper"
-
-
 def foreign_database(path: Path) -> str | None:
     """Why the existing file at ``path`` is another program's SQLite database (tables, none of
-    them ours), else None: opening it as the store would write our schema into it. A file SQLite
-    cannot read at all is left to the open (its error says so); an empty file is a new store."""
+    them ours), else None: opening it as the store would write our schema into it. Any one table
+    of ours makes it a store (an older one gains the rest on open). A file SQLite cannot read at
+    all is left to the open (its error says so); an empty file is a new store."""
     import sqlite3
+
+    import reflong.db  # noqa: F401  (registers every table module on SQLModel.metadata)
 
     if not path.is_file() or path.stat().st_size == 0:
         return None
@@ -54,7 +53,7 @@ def foreign_database(path: Path) -> str | None:
             con.close()
     except sqlite3.DatabaseError:
         return None
-    if not tables or _STORE_TABLE in tables:
+    if not tables or tables & set(SQLModel.metadata.tables):
         return None
     shown = ", ".join(sorted(tables)[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
     return (

@@ -39,6 +39,8 @@ import json
 import re
 from pathlib import Path
 
+from reflong.citations.labelled_sets import apply_audit  # noqa: F401  (the builders' import)
+
 CATEGORIES = (
     "venue_as_title",
     "titles_run_together",
@@ -163,16 +165,3 @@ def audit_rows(
             "note": row["note"],
         }
     return [rows[k] for k in sorted(rows)]
-
-
-def apply_audit(entries: list[dict], rows: list[dict]) -> list[dict]:
-    """The entries as audited: gold replaced, unscored entries left out (the input is kept)."""
-    change = {r["id"]: r for r in rows}
-    out = []
-    for e in entries:
-        r = change.get(e["id"])
-        if r is None:
-            out.append(e)
-        elif r["field"] == "gold":
-            out.append({**e, "gold": r["new"]})
-    return out

@@ -64,22 +64,28 @@ that the audit hides nothing.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 from rapidfuzz import fuzz
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from citation_styles_audit import apply_audit
-
-from reflong.citations.match import EntryDecision, RawEntry, build_index, match_raw
+from reflong.citations.labelled_sets import (
+    accepted,
+    apply_audit,
+    complete_seed_recall,
+    load_audit,
+    load_corpus_labels,
+    load_set,
+    score,
+)
+from reflong.citations.labelled_sets import decide as ours
+from reflong.citations.match import EntryDecision
 from reflong.citations.resolve import SeedTitle
 
 REPO = Path(__file__).resolve().parents[1]
@@ -126,83 +132,6 @@ def data_of(split: str, data: Path | None = None) -> Path:
     return DATA if split in ("dev", "test") else REPO / "tests" / "data" / "real" / f"citation_{split}"
 
 
-def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[SeedTitle], list[dict]]:
-    """One split's seeds and entries from the folder of its set (format: the set's SOURCES.md)."""
-    seeds = []
-    for line in (data / f"seeds.{split}.jsonl").read_text(encoding="utf-8").splitlines():
-        s = json.loads(line)
-        seeds.append(SeedTitle(s["arxiv_id"], s["title"], s.get("published"), s.get("first_author")))
-    entries = [
-        json.loads(x)
-        for x in gzip.decompress((data / f"entries.{split}.jsonl.gz").read_bytes())
-        .decode("utf-8")
-        .splitlines()
-    ]
-    return seeds, entries[:limit] if limit else entries
-
-
-def load_audit(data: Path) -> list[dict]:
-    """The set's label audit rows (empty when the set has none)."""
-    path = data / "audit.jsonl"
-    if not path.is_file():
-        return []
-    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-
-
-def load_corpus_labels(corpus: Path) -> tuple[list[SeedTitle], list[dict]]:
-    """The corpus labels as entries: each labelled reference string (cited or a near miss) once
-    per paper, gold = the seed it cites (null for a near miss only); ambiguous pairs are kept
-    aside in ``ambiguous`` and count neither way."""
-    seeds = []
-    for line in (corpus / "seeds.jsonl").read_text(encoding="utf-8").splitlines():
-        s = json.loads(line)
-        seeds.append(
-            SeedTitle(s["arxiv_id"], s["title"], s.get("published"), s.get("first_author"), s.get("doi"))
-        )
-    entries: dict[tuple[str, str], dict] = {}
-    for line in (corpus / "labels" / "dev.jsonl").read_text(encoding="utf-8").splitlines():
-        label = json.loads(line)
-        ambiguous = sorted(a["seed"] for a in label.get("ambiguous", []))
-        for kind in ("cites", "near_misses"):
-            for c in label.get(kind, []):
-                key = (label["paper"], c["reference"])
-                e = entries.setdefault(
-                    key,
-                    {
-                        "id": f"{label['paper']}#{len(entries) + 1}",
-                        "citing": label["paper"],
-                        "raw": c["reference"],
-                        "style": "corpus",
-                        "gold": None,
-                        "ambiguous": ambiguous,
-                    },
-                )
-                if kind == "cites":
-                    e["gold"] = c["seed"]
-    return seeds, list(entries.values())
-
-
-def ours(seeds: list[SeedTitle], entries: list[dict]) -> list[EntryDecision]:
-    """The pipeline's decision on each entry, the citing paper never resolved against itself."""
-    full = build_index(seeds)
-    ids = {s.arxiv_id for s in seeds}
-    by_citing: dict[str, object] = {}
-    out: list[EntryDecision] = []
-    for e in entries:
-        index = full
-        if e["citing"] in ids:  # the pipeline never resolves a paper against itself
-            if e["citing"] not in by_citing:
-                by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]])
-            index = by_citing[e["citing"]]
-        out.append(match_raw(index, RawEntry(e["id"], e["citing"], e["raw"])))
-    return out
-
-
-def accepted(decisions: list[EntryDecision]) -> list[str | None]:
-    """The seed each entry is accepted for (None: review or nothing): the accept band counts."""
-    return [d.seed if d.decision == "accept" else None for d in decisions]
-
-
 def _trigram_keys(text: str) -> list[int]:
     return [hash(text[i : i + 3]) & (_BUCKETS - 1) for i in range(len(text) - 2)]
 
@@ -242,47 +171,6 @@ def naive(seeds: list[SeedTitle], entries: list[dict]) -> list[str | None]:
                 best, best_score = seeds[order[i]].arxiv_id, score
         out.append(best)
     return out
-
-
-def score(entries: list[dict], predicted: list[str | None]) -> dict:
-    """Precision / recall / F1 per style and overall (entry-level counting, module doc)."""
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for e, p in zip(entries, predicted, strict=True):
-        if p is not None and p in e.get("ambiguous", ()):
-            continue
-        for key in ("overall", e["style"]):
-            c = counts[key]
-            if p is not None and p == e["gold"]:
-                c["tp"] += 1
-            else:
-                if p is not None:
-                    c["fp"] += 1
-                if e["gold"] is not None:
-                    c["fn"] += 1
-    out = {}
-    for key in sorted(counts, key=lambda k: (k != "overall", k)):
-        c = counts[key]
-        p = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 1.0
-        r = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 1.0
-        f1 = 2 * p * r / (p + r) if p + r else 0.0
-        out[key] = {
-            "precision": round(p, 4),
-            "recall": round(r, 4),
-            "f1": round(f1, 4),
-            **dict(sorted(c.items())),
-        }
-    return out
-
-
-def complete_seed_recall(seeds: list[SeedTitle], entries: list[dict], predicted: list[str | None]) -> dict:
-    """Recall on the gold pairs whose seed names a first author and a date, as every arXiv record
-    does (the module doc): ``pairs`` counted, ``tp`` found, ``recall``; counted by ``score`` on
-    those entries alone."""
-    complete = {s.arxiv_id for s in seeds if s.first_author and s.published}
-    picked = [(e, p) for e, p in zip(entries, predicted, strict=True) if e["gold"] in complete]
-    overall = score([e for e, _ in picked], [p for _, p in picked]).get("overall", {})
-    tp, fn = overall.get("tp", 0), overall.get("fn", 0)
-    return {"pairs": tp + fn, "tp": tp, "recall": overall.get("recall", 1.0)}
 
 
 def misses(

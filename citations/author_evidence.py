@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from reflong.citations import author_position as ap
 from reflong.citations.entry_parse import ParsedEntry
 from reflong.citations.normalize import norm, words_with_boundaries
 
@@ -85,6 +86,8 @@ def author_keys(name: str | None) -> tuple[str, str]:
     bracketed = len(phrase) <= 2 and any(c in name for c in "()[]")
     if not parts or bracketed or all(len(p) < 2 or p in _NOT_NAMES for p in parts):
         return "", ""
+    if ap.is_group(parts):
+        return phrase, ""  # "Gemini Team": the whole name is the key; "team" names any team
     return phrase, (parts[-1] if len(parts[-1]) >= 2 else "")
 
 
@@ -201,6 +204,9 @@ def first_author(
     )
     if title_start > 0:
         block = words[:title_start]
+        by_position = _by_position(phrase, last, block, bounds[:title_start], old)
+        if by_position is not None:
+            return by_position
         why = _nobody(block)
         if why is None:
             return FirstAuthor(
@@ -226,6 +232,20 @@ def first_author(
     else:
         verdict = FirstAuthor("unknown", f"{why}: first author unknown")
     return verdict if verdict.verdict != old else FirstAuthor(old)
+
+
+def _by_position(phrase: str, last: str, block: list[str], bounds: list[bool], old: str) -> FirstAuthor | None:
+    """The verdict a group author block or the seed's first author in a co-author's slot gives
+    (``author_position``), or None when neither applies."""
+    group = ap.group_name(block, bounds)
+    if group is not None:
+        if ap.group_named(phrase, group):
+            return FirstAuthor("match", "" if old == "match" else ap.GROUP_MATCH_NOTE.format(group=group))
+        if old != "match":
+            return FirstAuthor("unknown", ap.GROUP_NOTE.format(group=group))
+    if old == "match" and ap.named_after_another(phrase, last, block):
+        return FirstAuthor("unknown", ap.MIDDLE_NOTE)
+    return None
 
 
 def no_author_short_title(words: list[str], title_start: int, year: int | None) -> str | None:

@@ -51,6 +51,7 @@ from reflong.citations import editor_after as eda
 from reflong.citations import greek_marks as gm
 from reflong.citations import institution_author as ia
 from reflong.citations import last_word as lw
+from reflong.citations import name_tokens as nt
 from reflong.citations import ocr_author as oa
 from reflong.citations import part_numbers as pn
 from reflong.citations import prose_remark as pr
@@ -206,7 +207,7 @@ from reflong.common.dois import split_dois
 #    and a number printed as a nucleic-acid locant ("3′ untranslated region") is no sequel mark
 #    (``sequel_lookalikes``); "Study" closes a colon-ended author list as a team's last word
 #    ("..., Leicestershire MRC Incontinence Study: An epidemiological study ...").
-RESOLVER_VERSION = "resolve-22"
+RESOLVER_VERSION = "resolve-23"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
@@ -268,6 +269,7 @@ class Match:
     reason: str = ""
     notes: list[str] = field(default_factory=list)
     at: int = -1  # word of the raw string where the title is printed (-1: id match / unknown)
+    veto: str = ""  # evidence that the reference cites another work: no late rule overrules it
 
 
 @dataclass
@@ -279,6 +281,7 @@ class _Seed:
     author_phrase: str
     author_last: str
     tokens: frozenset[str] = frozenset()
+    name: str | None = None  # a coined name leading the title ("IndoNLU: ..."; ``name_tokens``)
 
     @property
     def arxiv_like(self) -> bool:
@@ -406,6 +409,13 @@ def _title_words(seed: _Seed) -> int:
 _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between letters: not "1971-1977"
 
 
+def _word_at(ref: _Ref, char: int) -> str | None:
+    """The word of the reference's comparison form at character ``char`` (None: no alignment)."""
+    if char < 0 or not ref.words:
+        return None
+    return ref.words[max(0, bisect.bisect_right(ref.starts, char) - 1)]
+
+
 def _author_keys(name: str | None) -> tuple[str, str]:
     return ae.author_keys(name)  # one letter or an editor word ("M", "di)") is no key
 
@@ -440,7 +450,11 @@ class SeedIndex:
             for doi in info.dois:
                 self.by_doi[doi.lower()] = len(self.seeds)
             toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
-            self.seeds.append(_Seed(info, plain, len(plain.split()), year, phrase, last, frozenset(toks)))
+            self.seeds.append(
+                _Seed(
+                    info, plain, len(plain.split()), year, phrase, last, frozenset(toks), nt.seed_name(info.title)
+                )
+            )
             tokens.append(toks)
             for t in toks:
                 df[t] += 1
@@ -979,11 +993,20 @@ class SeedIndex:
                 notes.append(el.LEFT_OUT.format(mark=edition) + f"; the seed's year {seed.year} printed")
             else:
                 lay.doubts.append(el.LEFT_OUT.format(mark=edition) + ", without the seed's year")
+        veto = ""
         if sequel:
             # "NimFlow 2: ..." is not "NimFlow: ..." (nor "Llama 2" "LLaMA"): a version or sequel
             # number present on one side only is another work, however close the rest.
+            # Not a veto over the late rules: a subtitle's head read on its own (``title_heads``)
+            # may show the mark was the container's ("InterCHI93").
             notes.append(f"sequel/version number differs ({', '.join(sorted(sequel))})")
             # Not a doubt for a person to settle but a different work: kept as reject evidence.
+            score = min(score, t.review - 0.01)
+        renamed = nt.differing_name(seed.name, _word_at(ref, field[3])) if seed.name else None
+        if renamed:
+            # "IndoNLG: ..." for "IndoNLU: ..." (``name_tokens``): another coined name, another work.
+            veto = nt.NOTE.format(seed=renamed[0], printed=renamed[1])
+            notes.append(veto)
             score = min(score, t.review - 0.01)
         predates = ee.predates(seed.year, ref.years, author)
         gap = (seed.year or 0) - max(ref.years, default=0)
@@ -1114,6 +1137,7 @@ class SeedIndex:
             reason,
             notes,
             start,
+            veto,
         )
 
     def _head_match(self, seed_i: int, ref: _Ref) -> Match | None:
@@ -1374,18 +1398,21 @@ class SeedIndex:
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
+        # A late rule accepts where the field rules held an edge back, never where they found
+        # another work (a veto: another sequel number, another coined name).
+        vetoed = {m.seed_id for m in out if m.veto}
         for seed_i in self.heads.candidates(ref.wordset):
             if not (exclude and self.seeds[seed_i].info.arxiv_id in exclude):
                 head = self._head_match(seed_i, ref)
-                if head is not None:
+                if head is not None and head.seed_id not in vetoed:
                     out = [m for m in out if m.seed_id != head.seed_id] + [head]
         if not any(m.band == "accept" for m in out):
             agreed = self._scan_agreement(ref, list(cands), out)
-            if agreed is not None:
+            if agreed is not None and agreed.seed_id not in vetoed:
                 out = [m for m in out if m.seed_id != agreed.seed_id] + [agreed]
         if not any(m.band == "accept" for m in out) and not ref.ditto:
             after = self._author_after_title(ref, list(cands), out) or self._cit_back_reference(ref, out)
-            if after is not None:
+            if after is not None and after.seed_id not in vetoed:
                 out = [m for m in out if m.seed_id != after.seed_id] + [after]
         # Ties (two variant titles both lifted to the accept score) go to the closer title; then
         # to the title printed first: an entry prints its own title before its container's

@@ -54,6 +54,9 @@ _EDITOR_TEXT = "ed eds edd editor editors edited hrsg hrg hg dir dirs comp comps
 EDITOR_WORDS = frozenset(_EDITOR_TEXT.split())
 # Words that say "edited by" ("eds.", "Hrsg.", "a cura di"), next to an edited volume's title.
 EDITOR_MARKS = frozenset({"ed", "eds", "edd", "editor", "editors", "hrsg", "hrg", "hg", "cura"})
+# An abbreviated editor mark is closed by its period or a bracket ("(ed.)", "eds.,", "Hrsg."):
+# "ed" run on into a name is a given name ("Ed H. Chi", "Ed Chi"), not an editor.
+_ABBREVIATED_MARKS = frozenset({"ed", "eds", "edd", "hrsg", "hrg", "hg"})
 CONTAINER_WINDOW = 24  # words between an "In" and the volume's title (editors, "gen. ed.")
 VOLUME_WORDS = frozenset({"vol", "vols", "volume", "part", "pt", "book", "band", "bd", "tome", "tom"})
 _NAME_PARTICLES = frozenset(
@@ -362,7 +365,7 @@ def editors_at(words: list[str], bounds: list[bool], first: int, last: int) -> i
     Semantic Information Processing") or right before an editor line ("Childhood in the English
     Renaissance. Ed. Anja Muller"). None when no editor word touches the run."""
     for q in range(first - 1, max(-1, first - 4), -1):
-        if words[q] in EDITOR_MARKS:
+        if words[q] in EDITOR_MARKS and (bounds[q] or words[q] not in _ABBREVIATED_MARKS):
             p = q
             while p > 0 and (words[p - 1] in EDITOR_MARKS or len(words[p - 1]) <= 2 or not bounds[p - 1]):
                 p -= 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _labelled_sets import bench_ours, parsed_titles_equal_to_gold
+from _labelled_sets import parsed_titles_equal_to_gold
 
 from reflong.citations.colon_authors import NOTE as COLON_NOTE
 from reflong.citations.colon_authors import list_end
@@ -267,11 +267,3 @@ def test_a_misquoted_last_word_with_first_author_and_year_is_the_work():
 
 # --- 5. the PMC set per style ----------------------------------------------------------------------
 
-
-@pytest.mark.slow
-def test_every_style_of_the_pmc_set_meets_the_target():
-    audited = bench_ours("citation_pmc", "pmc", naive=False)["audited"]["ours"]
-    for style, figures in audited.items():
-        assert figures["precision"] >= 0.995 and figures["recall"] >= 0.99, (style, figures)
-    # resolve-13: 12 misses and 1 false accept; left: one label the audit keeps ("Subjective well-being").
-    assert (audited["overall"].get("fp", 0), audited["overall"].get("fn", 0)) == (0, 1)

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from _labelled_sets import bench_ours, parsed_titles_equal_to_gold
+from _labelled_sets import parsed_titles_equal_to_gold
 
 from reflong.citations import colon_authors as ca
 from reflong.citations import edition_left_out as el
@@ -253,16 +253,6 @@ def test_the_edition_mark_is_read_only_where_it_closes_the_title():
 
 
 # --- 4. the split per style, and the parse on every dev set -------------------------------------
-
-
-@pytest.mark.slow
-def test_every_style_of_the_pmc_test_split_meets_the_target():
-    audited = bench_ours("citation_pmc_test", "pmc_test", naive=False)["audited"]["ours"]
-    for style, figures in audited.items():
-        assert figures["precision"] >= 0.995 and figures["recall"] >= 0.99, (style, figures)
-    # resolve-14 (the lead's one run): 11 misses. Left: t01276 "Rheumatoid arthritis" (2 words, a
-    # seed with no author: review). t01235's seed title carries a footnote digit: an erratum.
-    assert (audited["overall"].get("fp", 0), audited["overall"].get("fn", 0)) == (0, 1)
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,6 @@ the title: it is read as the convention it is (``cit_back_reference``).
 
 from __future__ import annotations
 
-import pytest
-from _labelled_sets import bench_ours
-
 from reflong.citations import author_after_title as aat
 from reflong.citations import cit_back_reference as cbr
 from reflong.citations import greek_marks as gm
@@ -204,14 +201,3 @@ def test_a_back_reference_to_a_numbered_volume_is_not_accepted():
     assert not cbr.numbered("la politica veneziana di terraferma 13881392")
     assert not cbr.numbered("i conti di vicenza")
 
-
-@pytest.mark.slow
-def test_the_fourth_splits_audited_after_resolve_19():
-    # resolve-18 (the lead's one run, before 8 errata: 6 "L'economia" back-references of other
-    # authors, Haskell's short print): fresh_test4 P 0.9993 R 0.9629 (fp 1, fn 55); on today's
-    # labels P 1.000 R 0.9668 (tp 1427, fn 49). pmc_test4 P 0.9995 R 0.9974 (fp 1, fn 5).
-    ours = bench_ours("citation_fresh_test4", "fresh_test4", naive=False)["audited"]["ours"]
-    assert (ours["overall"]["tp"], ours["overall"].get("fp", 0), ours["overall"]["fn"]) == FRESH_TEST4
-    assert all(s["precision"] >= 0.995 for s in ours.values())
-    ours = bench_ours("citation_pmc_test4", "pmc_test4", naive=False)["audited"]["ours"]
-    assert (ours["overall"].get("fp", 0), ours["overall"]["fn"]) == (1, 2)  # x01019: a label fault left

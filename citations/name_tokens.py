@@ -1,0 +1,65 @@
+"""A title led by a system's name, printed with another name of the same shape: another paper.
+
+Why a module of its own: modern ML names its benchmarks, models and datasets with short coined
+tokens before a colon, and a group often reuses its own title template for the next work:
+"IndoNLU: Benchmark and resources for evaluating Indonesian natural language understanding" and
+"IndoNLG: Benchmark and resources for evaluating Indonesian natural language generation" differ
+in one letter of the name and one word of the rest, so the title scores 92 and the shared
+authors agree; the resolver accepted one for the other. A coined name is an identifier, not a
+phrase: one letter changed names another work, as a sequel number does, so the pair is a reject
+(kept as a near miss), never a typo to forgive.
+
+The rule reads only a name that leads the seed title before a colon and is coined (a capital
+after its first letter or a digit: "IndoNLU", "GPT-4", "mT5"); a plain word there ("Transformers:
+...") is left to the title score, and so is a plural "s".
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import Levenshtein
+
+from reflong.citations.normalize import norm
+
+# The seed title's leading name: one token (letters, digits, hyphens) before a colon.
+_LEADING_NAME = re.compile(r"^\s*([^\W_][\w\-]*)\s*:")
+_MAX_EDITS = 2
+_SHARED_HEAD = 3  # "Indo": the names share their first letters (a family), else it is no lookalike
+
+NOTE = "the name '{printed}' printed where the seed title's is '{seed}': another work of the same template"
+
+
+def _coined(token: str) -> bool:
+    """Whether a printed token reads as a coined name: a capital after the first letter or a digit."""
+    return any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token)
+
+
+def _letters(token: str) -> str:
+    return "".join(c for c in token if not c.isdigit())
+
+
+def seed_name(title: str) -> str | None:
+    """The coined name leading a seed title ("IndoNLU: ..." -> "indonlu", normalised), or None."""
+    found = _LEADING_NAME.match(title)
+    if found is None or not _coined(found.group(1)):
+        return None
+    name = norm(found.group(1)).replace(" ", "")
+    return name or None
+
+
+def differing_name(name: str | None, printed_first: str | None) -> tuple[str, str] | None:
+    """(seed's name, printed token) when the reference prints, where the seed's coined name
+    stands, another token of the same shape: the same first letters, one or two letters changed,
+    not a plural. None when the names agree or the printed word is no lookalike."""
+    if not name or not printed_first or printed_first == name:
+        return None
+    if printed_first in (name + "s", name + "es") or name in (printed_first + "s", printed_first + "es"):
+        return None
+    if _letters(printed_first) == _letters(name):
+        return None  # "MEGA 4" for "MEGA4", "GPT-3" for "GPT-4": numbers are the sequel rules' to read
+    if abs(len(printed_first) - len(name)) > 1 or printed_first[:_SHARED_HEAD] != name[:_SHARED_HEAD]:
+        return None
+    if Levenshtein.distance(name, printed_first) > _MAX_EDITS:
+        return None
+    return name, printed_first

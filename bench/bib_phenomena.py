@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from reflong.citations.split import split_reference_entries
+from reflong.citations.fields.split import split_reference_entries
 from reflong.demo.bib_phenomena import (
     ENTRY_PHENOMENA,
     TITLE_PHENOMENA,

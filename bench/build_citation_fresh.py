@@ -89,7 +89,7 @@ from build_citation_styles import set_norm as norm
 from citation_styles_audit import audit_rows, read_errata, rule_category, venue_designation
 from rapidfuzz import fuzz
 
-from reflong.citations.normalize import fold
+from reflong.citations.fields.normalize import fold
 
 LINKEDBOOKS_COMMIT = "9411db4e918baffa361895c50ae9ce2046fafc3c"
 # LinkedBooks' own validation and test files (its 22 MB training file is left out of this set to

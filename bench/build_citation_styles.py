@@ -42,7 +42,7 @@ from pathlib import Path
 
 from citation_styles_audit import audit_rows, read_errata, rule_category
 
-from reflong.citations.normalize import norm as _resolver_norm
+from reflong.citations.fields.normalize import norm as _resolver_norm
 
 
 @cache

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_fresh"
 

@@ -31,7 +31,7 @@ from build_citation_holdout import title_start
 from rapidfuzz import fuzz, process
 from resolve_styles import load_audit, load_set, naive
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_holdout"
 SPLIT = "holdout"

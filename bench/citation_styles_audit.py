@@ -39,7 +39,7 @@ import json
 import re
 from pathlib import Path
 
-from reflong.citations.labelled_sets import apply_audit  # noqa: F401  (the builders' import)
+from reflong.citations.quality.labelled_sets import apply_audit  # noqa: F401  (the builders' import)
 
 CATEGORIES = (
     "venue_as_title",

@@ -36,7 +36,7 @@ def dist(xs: list[int]) -> dict:
 
 def measure_texts(texts: dict[str, tuple[str, str]]) -> dict[str, list[int]]:
     """body tokens, reference tokens and entries for {id: (body, references)}."""
-    from reflong.citations.split import split_references
+    from reflong.citations.fields.split import split_references
     from reflong.common.tokenizer import get_tokenizer
 
     tok = get_tokenizer("o200k_base")

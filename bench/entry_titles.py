@@ -20,8 +20,8 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import norm
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.normalize import norm
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles"
 

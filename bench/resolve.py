@@ -36,10 +36,10 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import norm
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.normalize import norm
+from reflong.citations.fields.split import split_references
 from reflong.citations.resolve import SeedIndex, SeedTitle, _Ref
-from reflong.citations.split import split_references
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -57,7 +57,7 @@ def corpus_material(corpus: Path) -> tuple[list[str], list[str], list[str]]:
     clean pieces are kept (titles that do not look like venues, capitalised surnames)."""
     import pymupdf
 
-    from reflong.citations.grobid import TEI, parse_tei
+    from reflong.citations.fields.grobid import TEI, parse_tei
 
     titles: list[str] = []
     surnames: set[str] = set()

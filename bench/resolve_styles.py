@@ -75,7 +75,8 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
-from reflong.citations.labelled_sets import (
+from reflong.citations.match import EntryDecision
+from reflong.citations.quality.labelled_sets import (
     accepted,
     apply_audit,
     complete_seed_recall,
@@ -84,8 +85,7 @@ from reflong.citations.labelled_sets import (
     load_set,
     score,
 )
-from reflong.citations.labelled_sets import decide as ours
-from reflong.citations.match import EntryDecision
+from reflong.citations.quality.labelled_sets import decide as ours
 from reflong.citations.resolve import SeedTitle
 
 REPO = Path(__file__).resolve().parents[1]

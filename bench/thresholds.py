@@ -17,9 +17,9 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.label_accuracy import load_labels, pr_curve
+from reflong.citations.quality.label_accuracy import load_labels, pr_curve
 from reflong.citations.resolve import SeedIndex, SeedTitle
+from reflong.citations.stages.cite_stage import run_cite
 from reflong.common.hashing import sha256_file
 from reflong.db.engine import open_store
 from reflong.db.papers import Paper

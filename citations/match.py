@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
-from reflong.citations.ditto import inherited_authors
-from reflong.citations.entry_parse import ParsedEntry, parse_entry
+from reflong.citations.candidates.seeds import load_seed_file
+from reflong.citations.fields.ditto import inherited_authors
+from reflong.citations.fields.entry_parse import ParsedEntry, parse_entry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
-from reflong.citations.seeds import load_seed_file
 from reflong.common.dois import split_dois
 from reflong.common.errors import ReflongError
 from reflong.common.textfiles import read_user_text

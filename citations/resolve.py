@@ -37,37 +37,37 @@ from itertools import accumulate, chain, pairwise
 
 from rapidfuzz import fuzz
 
-from reflong.citations import author_after_title as aat
-from reflong.citations import author_before_title as abt
-from reflong.citations import author_evidence as ae
-from reflong.citations import chapter_seed as cs
-from reflong.citations import cit_back_reference as cbr
-from reflong.citations import colon_authors as ca
-from reflong.citations import container_in as ci
-from reflong.citations import earlier_version as ev
-from reflong.citations import edition_evidence as ee
-from reflong.citations import edition_left_out as el
-from reflong.citations import editor_after as eda
-from reflong.citations import greek_marks as gm
-from reflong.citations import institution_author as ia
-from reflong.citations import last_word as lw
-from reflong.citations import name_tokens as nt
-from reflong.citations import ocr_author as oa
-from reflong.citations import part_numbers as pn
-from reflong.citations import prose_remark as pr
-from reflong.citations import scan_agreement as sa
-from reflong.citations import seed_prefix as sp
-from reflong.citations import sequel_lookalikes as sl
-from reflong.citations import short_title_first as sf
-from reflong.citations import title_after_names as tan
-from reflong.citations import title_evidence as te
-from reflong.citations import title_heads as th
-from reflong.citations import variant_years as vy
-from reflong.citations.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
-from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
-from reflong.citations.normalize import cased_words, norm, words_with_boundaries
-from reflong.citations.reference_keys import hyphen_parts
-from reflong.citations.seed_title_form import without_etc
+from reflong.citations.candidates import title_heads as th
+from reflong.citations.evidence import author_after_title as aat
+from reflong.citations.evidence import author_before_title as abt
+from reflong.citations.evidence import author_evidence as ae
+from reflong.citations.evidence import chapter_seed as cs
+from reflong.citations.evidence import cit_back_reference as cbr
+from reflong.citations.evidence import colon_authors as ca
+from reflong.citations.evidence import container_in as ci
+from reflong.citations.evidence import earlier_version as ev
+from reflong.citations.evidence import edition_evidence as ee
+from reflong.citations.evidence import edition_left_out as el
+from reflong.citations.evidence import editor_after as eda
+from reflong.citations.evidence import greek_marks as gm
+from reflong.citations.evidence import institution_author as ia
+from reflong.citations.evidence import last_word as lw
+from reflong.citations.evidence import name_tokens as nt
+from reflong.citations.evidence import ocr_author as oa
+from reflong.citations.evidence import part_numbers as pn
+from reflong.citations.evidence import prose_remark as pr
+from reflong.citations.evidence import scan_agreement as sa
+from reflong.citations.evidence import seed_prefix as sp
+from reflong.citations.evidence import sequel_lookalikes as sl
+from reflong.citations.evidence import short_title_first as sf
+from reflong.citations.evidence import title_after_names as tan
+from reflong.citations.evidence import title_evidence as te
+from reflong.citations.evidence import variant_years as vy
+from reflong.citations.fields.ditto import DITTO_NOTE, inherited_authors, same_author_as_before
+from reflong.citations.fields.entry_parse import ParsedEntry, find_arxiv_id, find_doi, parse_entry
+from reflong.citations.fields.normalize import cased_words, norm, words_with_boundaries
+from reflong.citations.fields.reference_keys import hyphen_parts
+from reflong.citations.fields.seed_title_form import without_etc
 from reflong.common.dois import split_dois
 
 # 20 (issue 19, precision; found by the lead's ninth reading of citation_styles' test split after

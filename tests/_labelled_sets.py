@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import norm
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.normalize import norm
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"  # the committed labelled sets

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from reflong.citations.candidates.seeds import load_seed_file, surname
 from reflong.citations.resolve import SeedIndex, SeedTitle
-from reflong.citations.seeds import load_seed_file, surname
 from reflong.common.dois import split_dois
 from reflong.ingest.harvest.arxivraw import parse_page, parse_record, split_authors
 

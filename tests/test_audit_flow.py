@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 
 from reflong.assemble.audit.queue import QueueOptions, build_queue, export_sheet, import_sheet
-from reflong.citations.cite_stage import store_entries
-from reflong.citations.entry_parse import parse_entry
+from reflong.citations.fields.entry_parse import parse_entry
 from reflong.citations.resolve import Thresholds
-from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.stages.cite_stage import store_entries
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.common.errors import ReflongError
 from reflong.db import Citation, Paper, open_store

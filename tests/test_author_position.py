@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from reflong.citations.author_position import group_name, named_after_another
+from reflong.citations.evidence.author_position import group_name, named_after_another
+from reflong.citations.fields.normalize import words_with_boundaries
 from reflong.citations.match import RawEntry, build_index, match_raw
-from reflong.citations.normalize import words_with_boundaries
 from reflong.citations.resolve import SeedTitle
 
 ADVERSARIAL = SeedTitle(

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.label_accuracy import evaluate, load_labels
-from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.quality.label_accuracy import evaluate, load_labels
+from reflong.citations.stages.cite_stage import run_cite
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.engine import open_store

@@ -7,11 +7,11 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 from test_cite_e2e import add_papers
 
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.grobid import GrobidReferences, parse_tei
-from reflong.citations.label_accuracy import evaluate, load_labels
-from reflong.citations.resolve_stage import run_resolve
-from reflong.citations.split import SPLITTER_VERSION
+from reflong.citations.fields.grobid import GrobidReferences, parse_tei
+from reflong.citations.fields.split import SPLITTER_VERSION
+from reflong.citations.quality.label_accuracy import evaluate, load_labels
+from reflong.citations.stages.cite_stage import run_cite
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.common.errors import NetworkError
 from reflong.db.citations import Reference, ReferenceList
@@ -107,7 +107,7 @@ def test_fallback_per_pdf_when_grobid_fails_on_it(tmp_path, corpus_dir, grobid):
 
 
 def test_garbage_tei_is_a_recorded_reason_not_a_crash():
-    from reflong.citations.grobid import GrobidError
+    from reflong.citations.fields.grobid import GrobidError
 
     with pytest.raises(GrobidError) as info:
         parse_tei(b"<TEI><unclosed>")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reflong.citations.split import MAX_ENTRY_CHARS, split_references
+from reflong.citations.fields.split import MAX_ENTRY_CHARS, split_references
 
 
 def test_bracket_numbers_must_form_a_sequence():

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.resolve_stage import run_resolve
-from reflong.citations.seeds import load_seed_file
+from reflong.citations.candidates.seeds import load_seed_file
+from reflong.citations.stages.cite_stage import run_cite
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.common.errors import ReflongError
 from reflong.db.citations import Citation, Seed
@@ -193,7 +193,7 @@ def test_lists_whose_papers_are_seeds_share_one_index_and_never_cite_themselves(
     but the paper itself', resolve built one index per such list: 1,700 indexes of 7,000 seeds,
     12 GB, in a scale-1 refresh. Now one index per watermark serves them all, and a paper's own
     seed is excluded at match time: its own title in its list (an earlier version) is no edge."""
-    import reflong.citations.resolve_stage as stage
+    import reflong.citations.stages.resolve_stage as stage
 
     engine = make_store(tmp_path / "s.db")
     own = "Sparse attention for long documents"

@@ -16,9 +16,9 @@ import pytest
 
 from reflong.assemble.audit.queue import DEFAULT_CONFIDENCE, DEFAULT_NEAR_DUP
 from reflong.assemble.paper.build import PaperSettings
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.grobid import DEFAULT_TIMEOUT_S
+from reflong.citations.fields.grobid import DEFAULT_TIMEOUT_S
 from reflong.citations.resolve import Thresholds
+from reflong.citations.stages.cite_stage import run_cite
 from reflong.cli import main
 from reflong.cli.ingest_options import plan_settings
 from reflong.cli.paper_cmd import parse_lengths

@@ -340,7 +340,7 @@ def test_real_length_model_matches_the_corpus(tmp_path):
     rendered paper parses back to about its planned body and bibliography."""
     import statistics
 
-    from reflong.citations.split import split_references
+    from reflong.citations.fields.split import split_references
     from reflong.common.tokenizer import get_tokenizer
     from reflong.demo.document import compose
     from reflong.demo.generate import entries_for

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from reflong.citations.evidence.title_evidence import editors_at
+from reflong.citations.fields.normalize import words_with_boundaries
 from reflong.citations.match import RawEntry, build_index, match_raw
-from reflong.citations.normalize import words_with_boundaries
 from reflong.citations.resolve import SeedTitle
-from reflong.citations.title_evidence import editors_at
 
 LEAST_TO_MOST = SeedTitle(
     "2205.10625",

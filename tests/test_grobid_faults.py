@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from sqlmodel import Session, select
 from test_cite_e2e import add_papers
 
-from reflong.citations.cite_stage import run_cite
+from reflong.citations.stages.cite_stage import run_cite
 from reflong.cli import main
 from reflong.db.citations import ReferenceList
 from reflong.db.engine import open_store

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.citations.grobid import MAX_CONSECUTIVE_TIMEOUTS
+from reflong.citations.fields.grobid import MAX_CONSECUTIVE_TIMEOUTS
 from reflong.cli import main
 from reflong.db.citations import ReferenceList
 from reflong.db.engine import open_store

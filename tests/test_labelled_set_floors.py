@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from reflong.citations.labelled_sets import accepted, audited_overall, decide, load_corpus_labels, score
+from reflong.citations.quality.labelled_sets import (
+    accepted,
+    audited_overall,
+    decide,
+    load_corpus_labels,
+    score,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.citations.cite_stage import store_entries
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.stages.cite_stage import store_entries
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.db import Citation, open_store
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from reflong.citations.evidence.name_tokens import differing_name, seed_name
 from reflong.citations.match import RawEntry, build_index, match_raw
-from reflong.citations.name_tokens import differing_name, seed_name
 from reflong.citations.resolve import SeedTitle
 
 INDONLU = SeedTitle(

@@ -17,7 +17,7 @@ from reflong.assemble.paper.build import PaperSettings
 from reflong.assemble.paper.documents import fit_sampled
 from reflong.assemble.paper.model import PaperDoc
 from reflong.assemble.paper.stage import run_paper_build
-from reflong.citations.split import split_reference_entries, split_references
+from reflong.citations.fields.split import split_reference_entries, split_references
 from reflong.common.errors import ReflongError
 from reflong.common.tokenizer import get_tokenizer
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed, open_store, session_for

@@ -28,8 +28,8 @@ from _audit_store import make_build
 from click.testing import CliRunner
 from sqlmodel import Session
 
-from reflong.citations.cite_stage import store_entries
-from reflong.citations.entry_parse import parse_entry
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.stages.cite_stage import store_entries
 from reflong.cli import main
 from reflong.db.engine import open_store
 from reflong.db.papers import Paper

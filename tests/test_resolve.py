@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import norm
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.normalize import norm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 

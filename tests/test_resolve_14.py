@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from _labelled_sets import parsed_titles_equal_to_gold
 
-from reflong.citations.colon_authors import NOTE as COLON_NOTE
-from reflong.citations.colon_authors import list_end
-from reflong.citations.entry_parse import parse_entry
-from reflong.citations.normalize import cased_words, words_with_boundaries
+from reflong.citations.evidence.colon_authors import NOTE as COLON_NOTE
+from reflong.citations.evidence.colon_authors import list_end
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 REPO = Path(__file__).resolve().parents[1]

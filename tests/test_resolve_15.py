@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from _labelled_sets import parsed_titles_equal_to_gold
 
-from reflong.citations import colon_authors as ca
-from reflong.citations import edition_left_out as el
-from reflong.citations.entry_parse import parse_entry
+from reflong.citations.evidence import colon_authors as ca
+from reflong.citations.evidence import edition_left_out as el
+from reflong.citations.evidence.title_after_names import NOTE as OWN_TITLE_NOTE
+from reflong.citations.evidence.title_after_names import colon_closes_names
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.split import SPLITTER_VERSION
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.split import SPLITTER_VERSION
-from reflong.citations.title_after_names import NOTE as OWN_TITLE_NOTE
-from reflong.citations.title_after_names import colon_closes_names
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"

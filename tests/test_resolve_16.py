@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from _labelled_sets import bench_ours
 
-from reflong.citations import editor_after as eda
-from reflong.citations import ocr_author as oa
-from reflong.citations import short_title_first as sf
+from reflong.citations.evidence import editor_after as eda
+from reflong.citations.evidence import ocr_author as oa
+from reflong.citations.evidence import short_title_first as sf
+from reflong.citations.fields.split import SPLITTER_VERSION
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.split import SPLITTER_VERSION
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"

@@ -16,12 +16,12 @@ from __future__ import annotations
 import pytest
 from _labelled_sets import bench_ours
 
-from reflong.citations import author_before_title as abt
-from reflong.citations import chapter_seed as cs
-from reflong.citations import prose_remark as pr
-from reflong.citations.normalize import cased_words, words_with_boundaries
+from reflong.citations.evidence import author_before_title as abt
+from reflong.citations.evidence import chapter_seed as cs
+from reflong.citations.evidence import prose_remark as pr
+from reflong.citations.fields.normalize import cased_words, words_with_boundaries
+from reflong.citations.fields.split import SPLITTER_VERSION
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.split import SPLITTER_VERSION
 
 # Real seeds of the split (seeds.fresh_test2.jsonl): id, title, date, first author.
 SETTECENTO = SeedTitle(
@@ -269,7 +269,7 @@ COLON_LISTS = [
 
 
 def test_particles_in_either_case_and_glued_close_a_colon_list():
-    from reflong.citations import colon_authors as ca
+    from reflong.citations.evidence import colon_authors as ca
 
     assert ca.segment_kind(["De", "la", "Fe", "T"]) == "name"
     assert ca.segment_kind(["deDombal", "FT"]) == "name"

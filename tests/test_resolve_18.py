@@ -13,10 +13,10 @@ printing's year.
 
 from __future__ import annotations
 
-from reflong.citations import prose_remark as pr
-from reflong.citations import scan_agreement as sa
-from reflong.citations import title_evidence as te
-from reflong.citations.normalize import cased_words, words_with_boundaries
+from reflong.citations.evidence import prose_remark as pr
+from reflong.citations.evidence import scan_agreement as sa
+from reflong.citations.evidence import title_evidence as te
+from reflong.citations.fields.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_fresh_test3 (seeds.fresh_test3.jsonl): id, title, date, first author.

@@ -14,9 +14,9 @@ the title: it is read as the convention it is (``cit_back_reference``).
 
 from __future__ import annotations
 
-from reflong.citations import author_after_title as aat
-from reflong.citations import cit_back_reference as cbr
-from reflong.citations import greek_marks as gm
+from reflong.citations.evidence import author_after_title as aat
+from reflong.citations.evidence import cit_back_reference as cbr
+from reflong.citations.evidence import greek_marks as gm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_pmc_test4 (seeds.pmc_test4.jsonl): id, title, date, first author.

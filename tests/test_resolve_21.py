@@ -16,8 +16,8 @@ Each case is a real reference string with its real seed from the same set. resol
 
 from __future__ import annotations
 
-from reflong.citations import title_evidence as te
-from reflong.citations.normalize import words_with_boundaries
+from reflong.citations.evidence import title_evidence as te
+from reflong.citations.fields.normalize import words_with_boundaries
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_styles (seeds.test.jsonl) and citation_fresh_test5.

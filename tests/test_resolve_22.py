@@ -18,9 +18,9 @@ edits one line here.
 
 from __future__ import annotations
 
-from reflong.citations import colon_authors as ca
-from reflong.citations import sequel_lookalikes as sl
-from reflong.citations.normalize import cased_words, words_with_boundaries
+from reflong.citations.evidence import colon_authors as ca
+from reflong.citations.evidence import sequel_lookalikes as sl
+from reflong.citations.fields.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
 
 # Real seeds of citation_pmc_test5 (and v01558's of citation_pmc_test3).

@@ -16,9 +16,9 @@ import json
 
 import pytest
 
-from reflong.citations.entry_parse import parse_entry
+from reflong.citations.fields.entry_parse import parse_entry
+from reflong.citations.fields.split import MAX_ENTRY_CHARS, split_references
 from reflong.citations.resolve import SeedIndex, SeedTitle
-from reflong.citations.split import MAX_ENTRY_CHARS, split_references
 from reflong.ingest.parse.pdf_text import parse_pdf
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from reflong.citations.author_evidence import author_keys, unglue_name_dash
-from reflong.citations.ditto import inherited_authors, is_ditto, same_author_as_before
-from reflong.citations.entry_parse import ParsedEntry
+from reflong.citations.evidence.author_evidence import author_keys, unglue_name_dash
+from reflong.citations.fields.ditto import inherited_authors, is_ditto, same_author_as_before
+from reflong.citations.fields.entry_parse import ParsedEntry
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 

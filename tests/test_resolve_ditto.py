@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
-from reflong.citations.ditto import DITTO_NOTE, inherited_authors, is_ditto
+from reflong.citations.fields.ditto import DITTO_NOTE, inherited_authors, is_ditto
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.resolve_stage import run_resolve
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.cli import main
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.engine import open_store
@@ -211,7 +211,7 @@ def test_the_final_text_check_reads_the_ditto_as_resolution_did():
 
 
 def test_the_author_year_splitter_starts_an_entry_at_a_ditto_dash():
-    from reflong.citations.split import split_references
+    from reflong.citations.fields.split import split_references
 
     text = (
         "References\nAdorno, Theodor. Minima Moralia. London: Verso, 1974.\n"

@@ -8,8 +8,8 @@ of the same set) must stay accepted.
 
 from __future__ import annotations
 
-from reflong.citations.institution_author import institution_field
-from reflong.citations.part_numbers import numeral, printed_part, title_part
+from reflong.citations.evidence.institution_author import institution_field
+from reflong.citations.evidence.part_numbers import numeral, printed_part, title_part
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 

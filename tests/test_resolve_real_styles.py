@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from reflong.citations.entry_parse import parse_entry
+from reflong.citations.evidence.title_evidence import trailing_sequel
+from reflong.citations.fields.entry_parse import parse_entry
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.title_evidence import trailing_sequel
 
 MALDACENA = SeedTitle(
     "hep-th/9711200",

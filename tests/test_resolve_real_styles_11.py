@@ -9,15 +9,15 @@ carry the evidence that decided it.
 
 from __future__ import annotations
 
-from reflong.citations.edition_evidence import (
+from reflong.citations.evidence.edition_evidence import (
     later_printing,
     part_mark,
     predates,
     printed_years,
     title_dates_differ,
 )
+from reflong.citations.evidence.title_evidence import extended_tokens
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.title_evidence import extended_tokens
 
 
 def _resolve(seeds: list[SeedTitle], ref: str):

@@ -8,10 +8,10 @@ the evidence that decided it, and the rule must not let a title of the entry's o
 
 from __future__ import annotations
 
-from reflong.citations.institution_author import institution_field
-from reflong.citations.normalize import norm
+from reflong.citations.candidates.title_heads import head_of
+from reflong.citations.evidence.institution_author import institution_field
+from reflong.citations.fields.normalize import norm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.title_heads import head_of
 
 YEARBOOK = SeedTitle("w00397", "China Labour Statistical Yearbook, several editions", None, None)
 PLANO = SeedTitle(

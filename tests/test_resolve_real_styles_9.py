@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.title_evidence import (
+from reflong.citations.evidence.title_evidence import (
     after_is_not_title,
     extended_tokens,
     glued_numbers,
     name_block_before,
     trailing_sequel,
 )
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 
 def _best(seed: SeedTitle, ref: str):

@@ -8,7 +8,7 @@ first author, a year the rule does not cover, a title that goes on after the see
 
 from __future__ import annotations
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
 BRODLEY = SeedTitle("w04490", "Multivariate decision trees", "1995-01-01", "Brodley")
@@ -147,8 +147,8 @@ def test_an_authorless_seeds_main_title_without_its_year_stays_out_of_accept():
 
 
 def test_the_etc_mark_and_hyphen_keys_touch_nothing_else():
-    from reflong.citations.reference_keys import hyphen_parts
-    from reflong.citations.seed_title_form import without_etc
+    from reflong.citations.fields.reference_keys import hyphen_parts
+    from reflong.citations.fields.seed_title_form import without_etc
 
     assert without_etc("delle iscrizioni veneziane ecc") == "delle iscrizioni veneziane"
     assert without_etc("physics part c") == "physics part c"  # "&c." is not read: "Part C"

@@ -6,9 +6,9 @@ import json
 
 from sqlmodel import Session, select
 
+from reflong.citations.candidates.title_twins import find_twins
 from reflong.citations.resolve import SeedTitle
-from reflong.citations.resolve_stage import run_resolve
-from reflong.citations.title_twins import find_twins
+from reflong.citations.stages.resolve_stage import run_resolve
 from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.engine import open_store
 from reflong.db.harvest import ArxivRecordRow

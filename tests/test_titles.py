@@ -6,7 +6,7 @@ import random
 
 from rapidfuzz import fuzz, process
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 from reflong.demo import text
 from reflong.demo.titles import realistic_title
 

@@ -123,7 +123,7 @@ def test_non_utf8_line_and_non_string_title_are_recorded_problems(tmp_path, corp
 
 
 def test_cp1252_seeds_file_is_read_with_a_warning(tmp_path, caplog):
-    from reflong.citations.seeds import load_seed_file
+    from reflong.citations.candidates.seeds import load_seed_file
 
     seeds = tmp_path / "seeds.jsonl"
     seeds.write_bytes(

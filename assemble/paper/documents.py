@@ -50,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from reflong.assemble.paper.model import PaperDoc
-from reflong.citations.split import split_reference_entries
+from reflong.citations.fields.split import split_reference_entries
 from reflong.common.tokenizer import Tokenizer
 
 _BOUNDARY = re.compile(r"(?:\n\s*\n|(?<=[.!?])\s+)")

@@ -16,9 +16,9 @@ from sqlmodel import Session, select
 
 from reflong.assemble.paper.build import PaperInputs
 from reflong.assemble.paper.model import Evidence, KeyCandidate, PaperDoc
+from reflong.citations.fields.split import split_references
 from reflong.citations.resolve import SeedIndex, SeedTitle
-from reflong.citations.resolve_stage import seed_title
-from reflong.citations.split import split_references
+from reflong.citations.stages.resolve_stage import seed_title
 from reflong.common.errors import ReflongError
 from reflong.db import Citation, Paper, PaperRole, ParsedDoc, Seed
 from reflong.db.audits import effective_band, verdicts_for

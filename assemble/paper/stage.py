@@ -33,7 +33,7 @@ from reflong.assemble.paper.outputs import write_paper_outputs
 from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.split.exclude import HeldOut, note_paper_exclusions, without_papers
 from reflong.assemble.writers.stats import ConfigStats
-from reflong.citations.index_agreement import stored_agreement
+from reflong.citations.quality.index_agreement import stored_agreement
 from reflong.citations.resolve import resolver_identity
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file

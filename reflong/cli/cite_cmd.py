@@ -8,9 +8,9 @@ import re
 import click
 from sqlmodel import Session, select
 
-from reflong.citations.cite_stage import run_cite
-from reflong.citations.grobid import DEFAULT_TIMEOUT_S
+from reflong.citations.fields.grobid import DEFAULT_TIMEOUT_S
 from reflong.citations.resolve import Thresholds
+from reflong.citations.stages.cite_stage import run_cite
 from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import (
     band_options,
@@ -102,7 +102,7 @@ def cite(
 @band_options
 def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: float | None) -> None:
     """Resolve stored references against seed titles into citation edges (incremental)."""
-    from reflong.citations.resolve_stage import run_resolve
+    from reflong.citations.stages.resolve_stage import run_resolve
 
     defaults = Thresholds()
     t = Thresholds(
@@ -131,7 +131,7 @@ def _seed_ids(session: Session, value: str) -> list[str]:
     """An arXiv id, or the seeds whose title best matches the text given."""
     from rapidfuzz import fuzz, process
 
-    from reflong.citations.normalize import norm
+    from reflong.citations.fields.normalize import norm
     from reflong.db.citations import Seed
 
     m = _ID.match(value.strip())

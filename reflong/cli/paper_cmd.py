@@ -284,7 +284,7 @@ def run_paper(opts: dict, on_plan: Callable | None = None, on_harvest: Callable 
         return None  # --dry-run: the plan is printed, nothing was downloaded
     seed_ids = None
     if opts["seeds_file"]:
-        from reflong.citations.seeds import load_seed_file
+        from reflong.citations.candidates.seeds import load_seed_file
 
         seed_ids = [s.arxiv_id for s in load_seed_file(opts["seeds_file"])]
     settings = PaperSettings(
@@ -324,9 +324,9 @@ def _run_stages(
     """Ingest, parse, cite and resolve; each resumes and prints its one-line summary.
 
     Returns True when the run stops after the plan (``--dry-run``)."""
-    from reflong.citations.cite_stage import run_cite
-    from reflong.citations.index_agreement import run_index_agreement
-    from reflong.citations.resolve_stage import run_resolve
+    from reflong.citations.quality.index_agreement import run_index_agreement
+    from reflong.citations.stages.cite_stage import run_cite
+    from reflong.citations.stages.resolve_stage import run_resolve
     from reflong.ingest.harvest.oai import DEFAULT_OAI_URL
     from reflong.ingest.netpolicy import DEFAULT_ARXIV_URL
     from reflong.ingest.parse.stage import nothing_parsed, run_parse

@@ -148,7 +148,7 @@ def _venue_only(text: str) -> bool:
     """No title: the project's entry parser's title guess is none, a venue, a year or an
     abbreviation ("2014b, ApJL, 789, 22", "Rev"), and no three words in a row outside venue names
     could be one (the guess misses titles in comma-separated physics styles)."""
-    from reflong.citations.entry_parse import parse_entry
+    from reflong.citations.fields.entry_parse import parse_entry
 
     guess = (parse_entry(text).title or "").strip()
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*\.?", guess) if len(w) >= 3 and not w.endswith(".")]

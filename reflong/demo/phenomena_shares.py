@@ -28,7 +28,7 @@ from reflong.demo.bib_phenomena import (
 
 def corpus_entries(corpus: Path) -> list[tuple[str, str]]:
     """(paper, entry text) of every bibliography entry the project's reader finds in the PDFs."""
-    from reflong.citations.split import split_reference_entries
+    from reflong.citations.fields.split import split_reference_entries
     from reflong.common.errors import ReflongError
     from reflong.ingest.parse.pdf_text import parse_pdf
 
@@ -46,7 +46,7 @@ def corpus_entries(corpus: Path) -> list[tuple[str, str]]:
 def corpus_cited(corpus: Path, entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """(entry text, seed title) of the corpus entries citing a seed: the labels' cites, then every
     entry naming a seed's arXiv id (one per citing paper and seed)."""
-    from reflong.citations.entry_parse import find_arxiv_id
+    from reflong.citations.fields.entry_parse import find_arxiv_id
 
     seeds = {}
     for line in (corpus / "seeds.jsonl").read_text(encoding="utf-8").splitlines():

@@ -16,7 +16,7 @@ split: m00488, m00787, m01132). A lower-case name particle opening a name ("de V
 
 from __future__ import annotations
 
-from reflong.citations import title_evidence as te
+from reflong.citations.evidence import title_evidence as te
 
 _PARTICLES = frozenset({"de", "del", "della", "di", "da", "la", "le", "van", "von", "der", "du", "d"})
 

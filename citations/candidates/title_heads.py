@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 
 MIN_HEAD_WORDS = 3  # "Venezia nel Settecento": a head of two words is any book's
 MIN_HEAD_CHARS = 15

@@ -29,7 +29,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from reflong.citations.ditto import is_ditto
+from reflong.citations.fields.ditto import is_ditto
 
 # 3: sampled numbered lists; 4: long entries keep their tail; 5: ditto dashes; 6: the entry parser reads an
 # author list closed by a colon (BMC, resolve-14), so stores cited before re-parse their built-in lists

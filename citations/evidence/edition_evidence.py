@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from reflong.citations.entry_parse import find_years
+from reflong.citations.fields.entry_parse import find_years
 
 OLD_YEAR_FIRST = 1450  # printed books; below this a four-digit number is a page or a shelf mark
 _OLD_YEAR = re.compile(r"(?<![\d./])(1[4-8]\d\d)(?!\d|\.\d)")

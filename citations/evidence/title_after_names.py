@@ -19,7 +19,7 @@ found (``colon_authors.list_end``) or followed by a field holding one year and n
 
 from __future__ import annotations
 
-from reflong.citations import colon_authors as ca
+from reflong.citations.evidence import colon_authors as ca
 
 NOTE = "the seed title is the entry's own title field, printed right after its author list"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from reflong.citations.normalize import fold
+from reflong.citations.fields.normalize import fold
 
 # Two runs of letters joined by a hyphen or dash, no space on either side ("Venice-the").
 _JOINED = re.compile(r"([^\W\d_]+)[-\u2010\u2011\u2013]([^\W\d_]+)")

@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from reflong.citations.normalize import norm
-from reflong.citations.seed_title_form import without_etc
+from reflong.citations.fields.normalize import norm
+from reflong.citations.fields.seed_title_form import without_etc
 
 NOTE = "the short title printed first as the whole title field, only a locator after it"
 NOTE_AFTER_NAME = (

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from reflong.citations.normalize import words_with_boundaries
+from reflong.citations.fields.normalize import words_with_boundaries
 
 # Words that number a volume of a multi-volume work, folded as ``normalize.norm`` leaves them.
 _VOLUME_TEXT = """

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from reflong.citations import title_evidence as te
+from reflong.citations.evidence import title_evidence as te
 
 _EDITION_END = re.compile(
     r"(?:[\(\[]|,)\s*(?P<mark>\d{1,3}(?:st|nd|rd|th)|[a-z]+)\s+(?:edition|ed\.?|edn\.?)\s*[\)\]]?\s*$",

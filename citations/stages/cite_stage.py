@@ -22,8 +22,8 @@ from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.citations.entry_parse import ParsedEntry, parse_entry
-from reflong.citations.split import SPLITTER_VERSION, split_references
+from reflong.citations.fields.entry_parse import ParsedEntry, parse_entry
+from reflong.citations.fields.split import SPLITTER_VERSION, split_references
 from reflong.common.errors import NetworkError
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.citations import Citation, Reference, ReferenceList
@@ -154,7 +154,7 @@ def builtin_entries(references_text: str) -> tuple[list[ParsedEntry], str | None
 
 
 def _max_timeouts() -> int:
-    from reflong.citations.grobid import MAX_CONSECUTIVE_TIMEOUTS
+    from reflong.citations.fields.grobid import MAX_CONSECUTIVE_TIMEOUTS
 
     return MAX_CONSECUTIVE_TIMEOUTS
 
@@ -187,7 +187,7 @@ def run_cite(
     report = CiteReport()
     grobid = None
     if grobid_url:
-        from reflong.citations.grobid import GrobidReferences
+        from reflong.citations.fields.grobid import GrobidReferences
 
         try:
             kwargs = {"timeout": grobid_timeout} if grobid_timeout else {}
@@ -219,7 +219,7 @@ def run_cite(
                 parser = builtin_parser
                 key = key_builtin
                 if grobid is not None:
-                    from reflong.citations.grobid import GrobidError
+                    from reflong.citations.fields.grobid import GrobidError
 
                     try:
                         entries, version = grobid.references(w.pdf_path or "")

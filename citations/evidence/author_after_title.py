@@ -27,9 +27,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from reflong.citations import short_title_first as sf
-from reflong.citations.normalize import norm
-from reflong.citations.seed_title_form import without_etc
+from reflong.citations.evidence import short_title_first as sf
+from reflong.citations.fields.normalize import norm
+from reflong.citations.fields.seed_title_form import without_etc
 
 NOTE = (
     "the short title opens the entry as a whole field and its first author '{name}' is printed "

@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from sqlalchemy import text
 from sqlmodel import Session
 
-from reflong.citations.normalize import norm
+from reflong.citations.candidates.seeds import surname
+from reflong.citations.fields.normalize import norm
 from reflong.citations.resolve import SeedTitle
-from reflong.citations.seeds import surname
 
 Twins = dict[str, list[tuple[str, str]]]  # seed id -> [(other arXiv id, its first author's surname)]
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 
-from reflong.citations import short_title_first as sf
-from reflong.citations.normalize import norm
+from reflong.citations.evidence import short_title_first as sf
+from reflong.citations.fields.normalize import norm
 
 NOTE = (
     "a back-reference '{name}, {head}, cit.': the seed's first author printed, its title opens "

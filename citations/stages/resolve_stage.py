@@ -21,10 +21,10 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.citations.entry_parse import ParsedEntry
+from reflong.citations.candidates.seeds import load_seed_file, store_seeds, sync_seeds
+from reflong.citations.candidates.title_twins import find_twins
+from reflong.citations.fields.entry_parse import ParsedEntry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
-from reflong.citations.seeds import load_seed_file, store_seeds, sync_seeds
-from reflong.citations.title_twins import find_twins
 from reflong.common.errors import ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.citations import Citation, Reference, ReferenceList, Seed

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-from reflong.citations import colon_authors
-from reflong.citations.normalize import clean_unicode, fold
+from reflong.citations.evidence import colon_authors
+from reflong.citations.fields.normalize import clean_unicode, fold
 
 # New-style ids (0704.0001 onwards: YYMM.NNNN, from 1501 YYMM.NNNNN), anchored on an arXiv marker,
 # because bare "1234.5678" also occurs as page ranges or volume numbers.
@@ -183,7 +183,7 @@ _YEAR_THEN_VENUE = re.compile(r"\s\(?(?:19|20)\d\d[a-z]?\)?[;:,]?\s+(?=[A-Z\d])"
 def _venue_tail(title: str) -> str:
     """Drop a journal abbreviation an unpunctuated title ran into ("... by anyons Ann" before
     "Phys."), and a year-then-venue tail ("... data structure 2006 Neural Networks 900")."""
-    from reflong.citations.title_evidence import VENUE_WORDS
+    from reflong.citations.evidence.title_evidence import VENUE_WORDS
 
     cut = _YEAR_THEN_VENUE.search(title)
     if cut and len(title[: cut.start()].split()) >= 3:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from reflong.citations import ocr_author as oa
+from reflong.citations.evidence import ocr_author as oa
 
 # Words that a seed's author field holds in some sets ("In", "AA") but that print as anything.
 NOT_SURNAMES = frozenset({"in", "aa", "vv", "ed", "eds", "et", "al", "and", "di", "de", "la"})

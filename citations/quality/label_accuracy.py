@@ -112,7 +112,7 @@ def pr_curve(
     """Pair-level (accept threshold, precision, recall) on the stored reference lists of the
     labelled papers, resolving in memory (nothing is written) once per threshold."""
     from reflong.citations.resolve import SeedIndex, Thresholds
-    from reflong.citations.resolve_stage import entry_of
+    from reflong.citations.stages.resolve_stage import entry_of
     from reflong.db.citations import Reference
 
     with Session(engine) as session:

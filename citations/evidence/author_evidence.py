@@ -35,9 +35,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from reflong.citations import author_position as ap
-from reflong.citations.entry_parse import ParsedEntry
-from reflong.citations.normalize import norm, words_with_boundaries
+from reflong.citations.evidence import author_position as ap
+from reflong.citations.fields.entry_parse import ParsedEntry
+from reflong.citations.fields.normalize import norm, words_with_boundaries
 
 # Words a parse can leave as a "first author" that name nobody: editor phrases ("a cura di",
 # "ed.", "hrsg."), "Id.", "AA. VV.", conjunctions. Not particles: "Du", "Le", "Da" are surnames too.

@@ -24,7 +24,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 
 # ", in " then a capitalised word, a quote or a guillemet: the container's title starts there.
 _IN_CONTAINER = re.compile(r",\s+in\s+(?=[«“\"'‘<]?\s*[A-ZÀ-Ý])")

@@ -20,7 +20,7 @@ import re
 
 from rapidfuzz.distance import Levenshtein
 
-from reflong.citations.normalize import norm
+from reflong.citations.fields.normalize import norm
 
 # The seed title's leading name: one token (letters, digits, hyphens) before a colon.
 _LEADING_NAME = re.compile(r"^\s*([^\W_][\w\-]*)\s*:")

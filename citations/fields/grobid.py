@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from reflong.citations.entry_parse import ParsedEntry, find_arxiv_id, find_doi
+from reflong.citations.fields.entry_parse import ParsedEntry, find_arxiv_id, find_doi
 from reflong.common.errors import NetworkError, ReflongError
 
 TEI = "{http://www.tei-c.org/ns/1.0}"

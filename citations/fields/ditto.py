@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reflong.citations.entry_parse import ParsedEntry, parse_entry
+from reflong.citations.fields.entry_parse import ParsedEntry, parse_entry
 
 # An optional list number ("[12]", "12."), then the dash: two or more dashes, hyphens or
 # underscores ("———", "---", "______", "–––––", "--,") or a two/three-em dash ("⸺", "⸻"),

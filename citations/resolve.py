@@ -26,12 +26,10 @@ doubt for review.
 from __future__ import annotations
 
 import bisect
-import hashlib
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain, pairwise
 
@@ -68,178 +66,20 @@ from reflong.citations.fields.entry_parse import ParsedEntry, find_arxiv_id, fin
 from reflong.citations.fields.normalize import cased_words, norm, words_with_boundaries
 from reflong.citations.fields.reference_keys import hyphen_parts
 from reflong.citations.fields.seed_title_form import without_etc
+from reflong.citations.thresholds import (
+    ALIGNMENT_CUTOFF,
+    ID_OUTWEIGHED,
+    MISMATCH_PENALTY,
+    SCAN_MIN_RATIO,
+    Thresholds,
+)
 from reflong.common.dois import split_dois
-
-# 20 (issue 19, precision; found by the lead's ninth reading of citation_styles' test split after
-#    fresh_test5's one run): resolve-18's scan rule stays off where the field rules doubt the seed
-#    is the container of the cited work, an edited volume printed after the entry's own title
-#    ("Chapter," Journal, 1989. Reprint in Michael Earle, ed., Volume) as well as after "In": the
-#    editor is no first author of the chapter. Two false accepts fewer on that split, one miss
-#    more; every other set unchanged.
-# 19 (issue 19, the fourth LinkedBooks and PMC splits' misses after their one run): a number
-#    printed beside a Greek letter the other side drops, spells or transliterates ("accessory 1
-#    subunit" for "β1", "PGC-1a" / "PGC-1alpha" for "PGC-1[alpha]") is the same gene or protein
-#    name, no sequel mark (``greek_marks``); a short title (1-3 words) opening the entry with the
-#    seed's first author right after it ("Nautica mediterranea di Bartolomeo Crescenzio Romano,
-#    Roma, 1602"), only a locator after the name (``author_after_title``); a footnote's
-#    back-reference "Dal Pane, Il tramonto, cit., p. 68." to the one seed of that author whose
-#    title opens with the printed head (``cit_back_reference``).
-# 18 (issue 19, one general rule where resolve-14..17 each added narrow ones; tuned on
-#    fresh_test3 + fresh_test2 + fresh_test, checked on every other set): where no rule accepts,
-#    the seed the naive scan finds in the raw string (partial_ratio >= 95, no other candidate as
-#    close) is accepted with evidence the scan does not read: a distinctive title (4+ words, 3+
-#    content words; 3 words where it opens a field), the seed's first author printed before it
-#    (folded, or one OCR letter off), no printed year in conflict, the title not carried on by
-#    lower-case words, not cut inside a token ("Volumen I" in "Volumen II"), not a volume the
-#    entry cites a chapter of, no other arXiv id (``scan_agreement``).
-# 17 (issue 19, LinkedBooks' second test split ``citation_fresh_test2``'s misses and false accepts
-#    after its one run, and pmc_test3's): a chapter seed ("Il Settecento, in La Repubblica ...")
-#    whose own title the entry does not print is held from accept, the entry cites the volume
-#    (``chapter_seed``); the entry's first field opening lower-case ("la mia memoria,") is the
-#    footnote's remark, no title of the entry's own holding an authorless seed back
-#    (``prose_remark``); the whole seed title (4+ words, closed) right after its first author's
-#    surname, or after up to two lower-case words ("Tentori nel suo"), with the seed's year
-#    printed (a seed without a year: 6+ words), is accepted (``author_before_title``); a colon-closed author list's names may open
-#    with a capitalised particle ("De la Fe T") or print one glued ("deDombal FT") (``colon_authors``).
-# 16 (issue 19, the LinkedBooks footnote split ``citation_fresh_test``'s misses): a short seed
-#    title (up to 3 words) printed as the whole title field at the start of the string, or after
-#    "Id.," naming nobody, one capitalised surname (a seed without an author) or the seed's own first
-#    author alone, with nothing after it but a locator (volumes, "cit.", pages, folios, a year that
-#    is the seed's, a place before a year) and no other seed's title fitting that field, is a
-#    footnote's short form of the seed: accepted, the evidence named (``short_title_first``); a
-#    first author printed one OCR letter off or cut ("Juoie" for Jugie, "Castagne" for Castagnetti)
-#    with the seed title printed word for word is the seed's author (``ocr_author``).
-# 15 (issue 19, the PMC test split's misses after its one run): a venue-like seed title ("In vivo
-#    ...", "Advances in ...", "... conference on ...") printed right after the entry's author list
-#    (closed by a colon, or followed by the year alone) is the entry's own title, not a venue
-#    printed after its own fields (``title_after_names``); an author list closed by a colon may end
-#    with an organisation ("Alzheimer's Disease International:", "American College of Chest
-#    Physicians:"), print initials glued to a given name ("Schwingl JPamela") and run to hundreds of
-#    names (``colon_authors``); an edition mark closing the seed title ("(8th edition)") that the
-#    citer leaves out is no sequel number: accepted with the seed's own year printed, else review
-#    (``edition_left_out``).
-# 14 (issue 19, the PMC dev set's misses): an author list closed by a colon ("Ellis RJ, van der
-#    Vies SM: Molecular chaperones.", BMC's style; two names or more, particles, "Jr", "et al" and a
-#    team allowed) ends there: the colon is a field boundary for the resolver and the end of the
-#    author block for the built-in parser, which took the journal for the title (``colon_authors``);
-#    a seed's one-word name prefix ("DS14: standard assessment of ...") left out by the citer is no
-#    version number: accepted with the first author and a year near the seed's, else review
-#    (``seed_prefix``); a title printed word for word but for its last content word ("... in soil"
-#    for "... in sludge"; not a typo, not printed elsewhere) is held back to review unless the first
-#    author and a year near the seed's vouch for a misquote (``last_word``).
-# 13 (precision, ``part_numbers``, ``variant_years``): a part number of a numbered series or a
-#    volume in any language ("VII.", "Volumen II", "Band", "Tome", "Tomo", "Teil", "Parte",
-#    "Libro") that differs between seed and entry, a seed's part the entry does not print, or a
-#    part printed after a title of the entry's own (the seed is then the series' name) holds the
-#    edge back from accept, the title-head rule too; a variant title of a seed dated by its
-#    printing (not an arXiv id) needs the seed's year or the next (a later one is as often the
-#    author's next paper); the head rule reads years the same way; a title-case field holding
-#    only a qualifier ("National Income Accounts") is no institution (``institution_author``);
-#    a seed printed before 1900 printed again over a decade later is another edition
-#    (``edition_evidence``).
-#    and (recall, issue 19's dev sets): an entry that says it is a report or preprint ("Technical
-#    Report", "to appear", "submitted") by the seed's first author is an earlier version up to 4
-#    years before the seed (``earlier_version``); an Italian century numeral reads as its name
-#    ("nel '300" = "nel Trecento") and a year glued to the next field ends the title ("1707Carbondale")
-#    (``normalize``); "etc."/"ecc." closing a seed title is no title word (``seed_title_form``); the
-#    parts of hyphen-joined words are candidate keys ("Venice-the", ``reference_keys``); a long title
-#    (5+ words) printed verbatim and closed only by a lower-case "in" and a capitalised container is
-#    the work with the first author and the seed's own year, else review (``container_in``); an
-#    authorless seed's main title (5+ words) as a field of its own with the seed's own year printed
-#    is accepted without its subtitle (``title_heads``).
-# 12: an institution printed as the author of a seed with no author is an author block, not a
-#    title-like field (``institution_author``); an abbreviation with a period ("sect.", "vol.") is
-#    no subtitle boundary of a main title; "nº"/"n°" fold to "n"; a seed titled like a person's
-#    name ("Kent, J") loses a tie; "(Part 3)" after the seed's own volume is no other volume.
-# 11 (author side, ``author_evidence``): the first author read where it is printed (a title
-#    printed first, "Id."/"AA. VV.", editors heading the entry or after the title, a name run into
-#    the title by a dash); one-letter or editor-word seed authors are no key.
-# 11: which printing of a title is cited (``edition_evidence``): years 1450-1899 read too (outside
-#    page positions; counted against the seed only with no modern year and no author evidence);
-#    a later printing (every year over 10 years after the seed's) with a gap over 40 years or a
-#    part/edition number after the title, and a date in the title printed as another date, go to
-#    review; a tie at one place goes to the seed whose year is printed, then the longer title; an
-#    abbreviation closed by a period ("sec." for "secolo") or another conjunction ("ed" for "e")
-#    is no other name; a short title (1-2 words) of a seed without a first author (anonymous works,
-#    catalogues) is accepted printed verbatim as a field of its own with the seed's year printed; names joined by "e",
-#    "und", "et alii" before "a cura di" are an editor list, not a title of the entry's own, nor
-#    is "(a cura di)" a title-like field; a volume, a year and then "pp." after a title is no
-#    sequel; "II" printed for the seed's "Il" (OCR) is no sequel; a seed's main title printed
-#    without its subtitle, as a field of its own with the first author and year (``title_heads``).
-# 10: a ditto dash for the author block ("———. Title") takes the authors of the nearest earlier
-#    entry of the same list that names any (``resolve_list``); a ditto that cannot be resolved
-#    (nothing before, or not the seed's author) accepts a short title (1-3 words) only printed
-#    word for word as a field of its own with the seed's year printed, else review as before;
-#    with nothing before the title but the dash, no author block is read (author unknown).
-# 9: a volume then an issue or a year after an unpunctuated title is no sequel number, nor a number
-#    glued to its unit ("2 .76TeV"); sequel marks of a field only up to the end of the title's
-#    alignment; a period glued between words ends a field ("Hamiltonian.e -print"); two seed words
-#    glued by the PDF ("QuantumField") are candidate keys; an author block in initials-surname
-#    order with no closing punctuation ends before the title; a short seed title (under 3 words)
-#    printed verbatim is accepted with the first author and a year near the seed's, else review;
-#    a one-word "Name:" prefix before the seed's title ("ID5: An incremental ID3") is the same work
-#    with the first author and year, else the field decides as before; a short token printed as
-#    another it extends ("Iu" for "Iub") keeps a near title from accept; two abbreviated words
-#    after a title ("Class. Quantum Grav.") are a journal.
-# 8: adjacent words glued as candidate keys (a hyphenated seed word printed as two words); each
-#    field the title alignment touches scored on its own; a tie between two accepted titles goes
-#    to the one printed first (the entry's own title, not its container); a word after the year
-#    before "In" is a chapter title (Title Case chapters kept from their volume); an author block
-#    closed by a colon that names the seed's first author ("He Huanhuan: On ...", no period inside
-#    the block) is a field boundary before the title; a hyphenated seed word counts as its parts
-#    for the variant rule's four words (a year range does not).
-#    Pages, a DOI or a URL between an "In" and the title run end the container search (the "In"
-#    is an earlier entry's, glued to this one by the PDF text).
-# 7: the raw string as evidence beside the field (a title printed verbatim but not closed by
-#    punctuation, judged by the words around it, colons and capitals included; " .Review" glue
-#    ends a field), sequel marks from the title as printed only (not a volume or pages after it;
-#    ordinals count), variant titles accepted with first author and year, an earlier version 2
-#    years before with the first author, chapters of an edited volume, volumes named next to
-#    editors, venue-like seeds after the entry's own title and other volumes of a series kept out
-#    of accept, "another arXiv id" only against an arXiv seed. See docs/parse-and-citations.md.
-# 6: every DOI of a seed; 5: title twins elsewhere on arXiv; 4: older year + other author rejects
-# 21: a title between single curly quotes closes its field ("England’ in S Wright ed."); a number
-#    after a volume word ("vol. 2: The Dialectics ...") places the volume's own title in a set, no
-#    sequel mark; an author in capitals after initials ("B. CECCHETTI Vita dei ...") closes its field,
-#    and so does an em dash with a space on each side ("Amari —· Storia dei Musulmani").
-# 22 (issue 19, the PMC set's last share, pmc_test5, read after its one run): a name printed with
-#    its number glued on one side and spaced on the other ("MEGA4" / "MEGA 4") is the same version,
-#    and a number printed as a nucleic-acid locant ("3′ untranslated region") is no sequel mark
-#    (``sequel_lookalikes``); "Study" closes a colon-ended author list as a team's last word
-#    ("..., Leicestershire MRC Incontinence Study: An epidemiological study ...").
-RESOLVER_VERSION = "resolve-23"
 
 _STOPWORD_TEXT = (
     "a an the of for and or in on to with from by at as via is are be its it this that we our using "
     "toward towards into over under than can do does not no all you your what how when why which"
 )
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Band limits on the final score (0-100). Chosen from the precision/recall curve measured on
-    ../shared/corpus/labels/dev.jsonl (see ``reflong-build resolve --curve`` / README)."""
-
-    accept: float = 90.0
-    review: float = 75.0
-    keep: float = 60.0  # reject edges at or above this are stored as evidence of near misses
-    contradiction: float = 60.0  # an id match whose title field scores below this is a conflict
-    keys_per_seed: int = 5
-    variant: float = 80.0  # a title scoring from here to accept is accepted with first author and year
-    early_years: int = 2  # a reference printed up to this many years before the seed (same author)
-    late_years: int = 2  # the years after the seed's that count as "the year agrees" for a variant
-
-    def fingerprint(self) -> str:
-        blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def resolver_identity() -> dict[str, str]:
-    """The resolver's version and fingerprint (version + default thresholds), recorded in every
-    paper build's manifest and every release: the answers depend on the resolver that decided them,
-    so a reader can tell two builds from one store apart when only the resolver changed."""
-    return {"version": RESOLVER_VERSION, "fingerprint": Thresholds().fingerprint()}
 
 
 @dataclass(frozen=True)
@@ -523,7 +363,7 @@ class SeedIndex:
         """``title_field_score`` and the character where the fuzzy alignment starts (-1: none)."""
         if not ref.words or not seed.plain:
             return 0.0, -1, "", -1
-        al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=50)
+        al = fuzz.partial_ratio_alignment(seed.plain, ref.plain, score_cutoff=ALIGNMENT_CUTOFF)
         if al is None:
             return 0.0, -1, "", -1
         best = self._field_at(seed, ref, al.dest_start, max(al.dest_end, al.dest_start + 1))
@@ -936,7 +776,7 @@ class SeedIndex:
         # by an arXiv id: only an arXiv seed can carry "another" one.
         other_id = bool(entry.arxiv_id and entry.arxiv_id != seed.info.arxiv_id and seed.arxiv_like)
         if other_id:
-            if title_score >= 98 and author == "match":
+            if title_score >= ID_OUTWEIGHED and author == "match":
                 # Title and first author agree against the id: a copy-paste error in the id.
                 notes.append(f"reference carries another arXiv id ({entry.arxiv_id}); title and author agree")
             else:
@@ -1040,7 +880,7 @@ class SeedIndex:
             elif seed.n_words <= 3:
                 score = min(score, t.accept - 0.01)
             else:
-                score -= 5.0
+                score -= MISMATCH_PENALTY
         elif short_first:
             notes.append(short_first)  # ``short_title_first``: the title and a locator, no more
         elif author == "unknown" and seed.n_words <= 2 and not ditto_short:
@@ -1313,7 +1153,7 @@ class SeedIndex:
             return None
         ratios = sorted(((sa.ratio(self.seeds[i].plain, ref.plain), i) for i in cands), reverse=True)
         best, seed_i = ratios[0]
-        if best < sa.MIN_RATIO or (len(ratios) > 1 and ratios[1][0] >= best):
+        if best < SCAN_MIN_RATIO or (len(ratios) > 1 and ratios[1][0] >= best):
             return None
         seed = self.seeds[seed_i]
         if sa.year_conflict(seed.year, ref.years):

@@ -105,7 +105,7 @@ def test_paper_card_is_a_valid_dataset_card_and_setting_is_the_difficulty(built,
 def test_paper_manifest_and_card_name_the_resolver_that_decided_the_answers(built):
     """Provenance: the answers depend on the resolver's rules, so a paper build records its version
     and fingerprint (version + thresholds), as a release's ``release.json`` does."""
-    from reflong.citations.resolve import RESOLVER_VERSION, Thresholds
+    from reflong.citations.thresholds import RESOLVER_VERSION, Thresholds
 
     _tmp, out, _ = built
     resolver = json.loads((out / "manifest.json").read_text())["settings"]["resolver"]

@@ -21,7 +21,8 @@ from __future__ import annotations
 from reflong.citations.evidence import colon_authors as ca
 from reflong.citations.evidence import sequel_lookalikes as sl
 from reflong.citations.fields.normalize import cased_words, words_with_boundaries
-from reflong.citations.resolve import RESOLVER_VERSION, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
+from reflong.citations.thresholds import RESOLVER_VERSION
 
 # Real seeds of citation_pmc_test5 (and v01558's of citation_pmc_test3).
 MEGA4 = SeedTitle(

@@ -34,7 +34,7 @@ from reflong.assemble.paper.verify import Verifier
 from reflong.assemble.split.exclude import HeldOut, note_paper_exclusions, without_papers
 from reflong.assemble.writers.stats import ConfigStats
 from reflong.citations.quality.index_agreement import stored_agreement
-from reflong.citations.resolve import resolver_identity
+from reflong.citations.thresholds import resolver_identity
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.common.progress import ProgressFactory, null_progress

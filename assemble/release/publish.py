@@ -33,7 +33,7 @@ from reflong.assemble.release.store_view import (
     released_tasks,
     split_ref,
 )
-from reflong.citations.resolve import resolver_identity
+from reflong.citations.thresholds import resolver_identity
 from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file

@@ -25,10 +25,10 @@ import re
 from rapidfuzz import fuzz
 
 from reflong.citations.fields.normalize import norm
+from reflong.citations.thresholds import CHAPTER_PRINTED
 
 # ", in " then a capitalised word, a quote or a guillemet: the container's title starts there.
 _IN_CONTAINER = re.compile(r",\s+in\s+(?=[«“\"'‘<]?\s*[A-ZÀ-Ý])")
-PRINTED = 90.0  # partial_ratio of the chapter's words in the entry: printed, allowing OCR noise
 
 
 def _chapter_printed(seed_title: str) -> str | None:
@@ -48,7 +48,7 @@ def container_only_doubt(seed_title: str, ref_plain: str) -> str | None:
     """A sentence when the seed is a chapter whose own title the entry does not print."""
     shown = _chapter_printed(seed_title)
     chapter = norm(shown) if shown is not None else ""
-    if not chapter or fuzz.partial_ratio(chapter, ref_plain) >= PRINTED:
+    if not chapter or fuzz.partial_ratio(chapter, ref_plain) >= CHAPTER_PRINTED:
         return None
     return (
         f"the seed is a chapter ('{shown}', in its volume) whose title this entry does not print: "

@@ -17,7 +17,8 @@ from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
 
-MAX_SIMILAR = 70.0  # ratio of the two words: above, a typo or an inflection of the same word
+from reflong.citations.thresholds import LAST_WORD_SIMILAR
+
 MIN_LETTERS = 3
 _FUNCTION_TEXT = "a an the of for and or in on to with by at as from into via vs is are be its"
 _FUNCTION = frozenset(_FUNCTION_TEXT.split())
@@ -46,7 +47,7 @@ def changed_last_word(
     if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or i2 != len(seed_words) or j2 != len(printed):
         return None
     a, b = seed_words[i1], printed[j1]
-    if not (_content(a) and _content(b)) or fuzz.ratio(a, b) > MAX_SIMILAR:
+    if not (_content(a) and _content(b)) or fuzz.ratio(a, b) > LAST_WORD_SIMILAR:
         return None
     return a, b
 

@@ -12,7 +12,7 @@ and it knows no authors or years. So the scan's finding is accepted only with ev
 use, all of it read from the string:
 
 - the seed title is long enough to be distinctive (``MIN_WORDS`` words, a few of them content
-  words: ``MIN_CONTENT_WORDS``), and found nearly verbatim (``MIN_RATIO``);
+  words: ``MIN_CONTENT_WORDS``), and found nearly verbatim (``thresholds.SCAN_MIN_RATIO``);
 - the seed's first author's surname is printed BEFORE the title, folded for case and accents, or
   one OCR letter off (``ocr_author``);
 - no printed year conflicts with the seed's (every year printed is a year of another printing, a
@@ -30,7 +30,6 @@ from reflong.citations.evidence import ocr_author as oa
 
 # Words that a seed's author field holds in some sets ("In", "AA") but that print as anything.
 NOT_SURNAMES = frozenset({"in", "aa", "vv", "ed", "eds", "et", "al", "and", "di", "de", "la"})
-MIN_RATIO = 95.0  # partial_ratio of the folded seed title in the folded raw string
 MIN_WORDS = 4
 MIN_CONTENT_WORDS = 3
 # A shorter title (3 words, 2 content words) is found inside longer titles more often: it counts

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from reflong.citations.thresholds import NEAR_VERBATIM
+
 # Words that begin a venue, a publisher or a locator when printed right after a title.
 # Words that begin a venue, a publisher or a locator when printed, capitalised, right after a
 # title: abbreviations and names that are not ordinary title words ("Review", "Nature", "Science"
@@ -95,7 +97,6 @@ _ORDINAL_WORDS = frozenset(
 ABBREVIATION_CHARS = 5  # "Class.", "Mon.", "Grav.": a journal's abbreviated word, not a title's
 MIN_VERBATIM_WORDS = 3  # "Deep learning", "Layer normalization": too generic to stand on layout
 MIN_VERBATIM_CHARS = 15
-NEAR_VERBATIM = 95.0  # a typo or a split word in an otherwise verbatim title
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,8 @@ from rapidfuzz import fuzz, process
 from reflong.citations.fields.entry_parse import parse_entry
 from reflong.citations.fields.normalize import norm
 from reflong.citations.fields.split import split_references
-from reflong.citations.resolve import SeedIndex, SeedTitle, _Ref
+from reflong.citations.records import Reference
+from reflong.citations.resolve import SeedIndex, SeedTitle
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -234,7 +235,7 @@ def make_reference(
     return f"{author}, {title}, {venue} ({year}).{ident}"
 
 
-def decided(index: SeedIndex, ref: _Ref, candidates: dict[int, str]) -> set[str]:
+def decided(index: SeedIndex, ref: Reference, candidates: dict[int, str]) -> set[str]:
     """Accepted seeds for one reference from given candidates (the resolver's own rule)."""
     ms = [index.score_pair(i, m, ref) for i, m in candidates.items()]
     acc = sorted((m for m in ms if m.band == "accept"), key=lambda m: (-m.score, m.seed_id))
@@ -311,7 +312,7 @@ def main() -> None:
     # --- naive all pairs: cdist timed on a small sample, exhaustive agreement on a larger one -----
     sample = rng.sample(range(len(refs)), min(args.sample, len(refs)))
     seed_norms = [s.plain for s in index.seeds]
-    prepared = [_Ref.of(parse_entry(refs[i][0])) for i in sample]
+    prepared = [Reference.of(parse_entry(refs[i][0])) for i in sample]
     t0, c0 = time.perf_counter(), time.process_time()
     scores = process.cdist(
         [r.plain for r in prepared], seed_norms, scorer=fuzz.partial_ratio, workers=1, score_cutoff=50
@@ -344,7 +345,7 @@ def main() -> None:
         for w in s.tokens:
             every_word[w].append(j)
     for i in big:
-        ref = _Ref.of(parse_entry(refs[i][0]))
+        ref = Reference.of(parse_entry(refs[i][0]))
         shared = Counter(chain.from_iterable(every_word[w] for w in ref.wordset if w in every_word))
         cands = {j: "title" for j, n in shared.items() if n >= index.least[j]}
         if ref.entry.arxiv_id and ref.entry.arxiv_id in index.by_id:

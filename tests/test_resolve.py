@@ -206,10 +206,10 @@ def test_thresholds_are_configurable(seeds):
 
 def test_blocking_scores_few_candidates(index, labels):
     """Each reference is scored against a handful of seeds, not all 113."""
-    from reflong.citations.resolve import _Ref
+    from reflong.citations.records import Reference
 
     counts = [
-        len(index.candidates(_Ref.of(parse_entry(c["reference"])))) for lab in labels for c in lab["cites"]
+        len(index.candidates(Reference.of(parse_entry(c["reference"])))) for lab in labels for c in lab["cites"]
     ]
     assert max(counts) < 25 and sum(counts) / len(counts) < 10
 

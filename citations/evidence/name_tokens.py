@@ -17,10 +17,16 @@ after its first letter or a digit: "IndoNLU", "GPT-4", "mT5"); a plain word ther
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rapidfuzz.distance import Levenshtein
 
+from reflong.citations.evidence.base import Evidence, reject
 from reflong.citations.fields.normalize import norm
+from reflong.citations.records import word_at
+
+if TYPE_CHECKING:
+    from reflong.citations.evidence.pair import Pair
 
 # The seed title's leading name: one token (letters, digits, hyphens) before a colon.
 _LEADING_NAME = re.compile(r"^\s*([^\W_][\w\-]*)\s*:")
@@ -63,3 +69,12 @@ def differing_name(name: str | None, printed_first: str | None) -> tuple[str, st
     if Levenshtein.distance(name, printed_first) > _MAX_EDITS:
         return None
     return name, printed_first
+
+
+def read(pair: Pair, provisional: float) -> list[Evidence]:
+    """A veto where the reference prints another coined name where the seed title's stands."""
+    seed = pair.seed
+    renamed = differing_name(seed.name, word_at(pair.ref, pair.field[3])) if seed.name else None
+    if not renamed:
+        return []
+    return [reject("name_tokens", NOTE.format(seed=renamed[0], printed=renamed[1]), veto=True)]

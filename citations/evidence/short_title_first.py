@@ -28,6 +28,13 @@ Whatever fails one of these stays in review, as before.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from reflong.citations.evidence.base import Evidence, raise_
+
+if TYPE_CHECKING:
+    from reflong.citations.evidence.pair import Pair
+
 import re
 from collections.abc import Callable, Iterator
 
@@ -196,3 +203,9 @@ def _evidence(seed_plain: str, seed_year: int | None, raw: str, titled: Callable
     if found is None or others:
         return None
     return NOTE + (f"; {found}" if found else "") + "; no other seed has a title fitting that field"
+
+
+def read(pair: Pair, provisional: float) -> list[Evidence]:
+    """The whole string is the title verbatim and a locator, however the field parse scored it
+    ("Törtelnelmi Tár XIII, 700" unpunctuated): accepted; a sequel or a year still holds it."""
+    return [raise_("short_title_first", pair.short_first)] if pair.short_first else []

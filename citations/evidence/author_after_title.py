@@ -5,8 +5,8 @@ Why this exists
 ---------------
 Older humanities footnotes print the title first and the author after it, joined by a
 preposition: "Nautica mediterranea di Bartolomeo Crescenzio Romano, Roma, 1602, pp. 84-",
-"compendio di ginecologia del D. r Gustavo Augusto Braun pag. 181." (LinkedBooks' fourth split,
-q01879 and q00087). The field parse reads the title and the name as one field, its score falls
+"compendio di ginecologia del D. r Gustavo Augusto Braun pag. 181." (LinkedBooks' fourth split).
+The field parse reads the title and the name as one field, its score falls
 under the keep threshold (the edge was dropped, or held in review), and the scan rule
 (``scan_agreement``) looks for the author only *before* the title.
 

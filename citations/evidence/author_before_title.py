@@ -9,7 +9,7 @@ frammenti, Roma 1961" (a colon the parser reads as part of the field), "Carrano 
 dife-sa di Venezia negli anni 1848-1849 Genova, 1850". The title field then starts at the name and
 scores under the accept line (75-88), although three independent facts agree: the seed's whole
 title printed word for word, the seed's first author named right before it, the seed's year
-printed. resolve-16 sent these to review (LinkedBooks' second test split: m00238, m00397, m00854).
+printed. resolve-16 sent these to review (LinkedBooks' second test split).
 
 The rule is narrow on purpose: a title of four words or more (a shorter one is too often the head
 of a longer title), its end closed by a field boundary, a year, or a capitalised place and a

@@ -9,7 +9,7 @@ so the title's field ran back into the authors ("hamza a occupational injuries i
 88.9 against the seed "Occupational injuries in Bahrain"), and the built-in parser, which reads
 such a block only when every name is "Surname Initials", took the journal for the title where a
 name printed a particle, a suffix or a team ("van der Vies SM", "O'Brien JM Jr", "ALSPAC Study
-Team": PMC set, resolve-13's misses g00594, g01473, g01721, g00983).
+Team": PMC set).
 
 What counts: two or more comma-separated names from the entry's start (a list number aside),
 each one to four name words (lower-case particles such as "van der" first) then initials in
@@ -37,7 +37,7 @@ _TEAM_TEXT = """
     """
 _TEAM_WORDS = frozenset(_TEAM_TEXT.split())
 # An organisation closing the list as its author (resolve-15): "Alzheimer's Disease
-# International:" (PMC test t00677), "American College of Chest Physicians:" (t00792).
+# International:", "American College of Chest Physicians:".
 _ORG_TEXT = """
     international association society college institute foundation council federation academy
     organization organisation
@@ -46,13 +46,13 @@ _ORG_WORDS = frozenset(_ORG_TEXT.split())
 _ORG_LINKS = frozenset({"of", "for", "and", "on", "the", "in"})
 _INITIALS = re.compile(r"^[A-Z]{1,4}$")
 # Initials glued to the given name by the PDF's extraction ("Schwingl JPamela, Guess AHarry:",
-# PMC test t02138): capitals, then a capitalised given name.
+# capitals, then a capitalised given name.
 _GLUED_GIVEN = re.compile(r"^[A-Z]{1,2}[A-Z][a-z]{3,}$")
 MAX_NAME_WORDS = 4  # "van der Vies", "Ruiz van Haperen": particles and a double surname
 MIN_NAMES = 2
 
 
-# A particle glued to its surname ("deDombal FT", PMC pmc_test3 v02588; resolve-17).
+# A particle glued to its surname ("deDombal FT", resolve-17).
 _GLUED_PARTICLE = re.compile(r"^(?:de|di|da|du|van|von|le|la|del|della)[A-Z][a-z]+$")
 
 
@@ -84,7 +84,7 @@ def segment_kind(tokens: list[str]) -> str | None:
     if len(body) < 2 or not (_INITIALS.match(body[-1]) or _GLUED_GIVEN.match(body[-1])):
         return None
     names = body[:-1]
-    # Particles open a name in either case ("van der Vies SM", "De la Fe T": v02029, resolve-17).
+    # Particles open a name in either case ("van der Vies SM", "De la Fe T", resolve-17).
     while len(names) > 1 and names[0].lower() in _PARTICLES:
         names = names[1:]
     if not names or len(body) - 1 > MAX_NAME_WORDS or not all(_surname_word(t) for t in names):
@@ -160,7 +160,7 @@ def list_end(cased: list[str] | None, bounds: list[bool], colons: list[bool] | N
     segments: list[list[str]] = []
     lo = lead
     # The whole entry, not a window: a genome paper's list runs to hundreds of names before the
-    # colon (PMC test t01376, 531 words); each piece must be a name, so a title stops it early.
+    # colon (531 words); each piece must be a name, so a title stops it early.
     for i in range(lead, len(cased)):
         if colons[i] and not bounds[i]:
             segments.append(cased[lo : i + 1])

@@ -71,7 +71,7 @@ def container_doubts(
         # ("Streit WR: Advances in recovery of ...": ``title_after_names``, resolve-15).
         # Only for a seed with no author, and a field that opens with the seed's words: a seed
         # whose first author is not named, or "2015, in Proc. 34th ICRC" (an "in" the seed
-        # title does not open with), is the volume of a contribution (dev e04222).
+        # title does not open with), is the volume of a contribution.
         container_in = ref.words[field_first] == "in" and not seed.plain.startswith("in ")
         own = None
         if not seed.author_phrase and not container_in:

@@ -165,7 +165,7 @@ def edition_doubts(
       a translation or a late journal version
       of the same work is printed that late too; nor is another first author with it (the
       same bare title printed 37 years later by another author was one work in the labels of
-      tests/data/real/citation_styles, e00905)."""
+      tests/data/real/citation_styles)."""
     out = []
     for form in printed:
         dates = title_dates_differ(seed_words, form)
@@ -182,7 +182,7 @@ def edition_doubts(
         elif seed_year < MODERN:
             # A book printed before 1900 has no preprint nor a journal version that follows it
             # years later: printed again over a decade later ("Origine delle feste veneziane",
-            # Venezia 1817, and Milano 1829; LinkedBooks f02150) it is another edition (resolve-13).
+            # Venezia 1817, and Milano 1829) it is another edition (resolve-13).
             out.append(f"{why}: a work printed before {MODERN}, printed again: another edition")
         elif part:
             out.append(f"{why} and it names '{part}' after the title: another part or edition")

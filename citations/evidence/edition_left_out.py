@@ -5,8 +5,8 @@ Why this exists
 Guidelines and handbooks carry their edition in the title as the indexing source records it
 ("Prevention of venous thromboembolism: American College of Chest Physicians evidence-based
 clinical practice guidelines (8th edition)"), and citers often print the title without it ("...
-Evidence-Based Clinical Practice Guidelines. Chest 2008, 133(6 Suppl):381S-453S": PMC test split,
-t00792). The ordinal "8th" then stood on the seed's side only and the sequel/version rule rejected
+Evidence-Based Clinical Practice Guidelines. Chest 2008, 133(6 Suppl):381S-453S": PMC test split).
+The ordinal "8th" then stood on the seed's side only and the sequel/version rule rejected
 the edge as another work. An edition mark the citer leaves out is no contradicting number.
 
 But another edition of the same guideline has the same title: what tells them apart is the year.

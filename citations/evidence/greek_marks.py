@@ -8,7 +8,7 @@ protein name that carries a Greek letter ("β1 subunit", "PGC-1α", "IL-1β"), a
 the citer's typing changes the letter: dropped ("accessory 1 subunit" for "accessory β1
 subunit"), spelled ("PGC-1alpha"), transliterated ("PGC-1a"), or bracketed by the record
 ("PGC-1[alpha]", folded to "pgc1 alpha"). The number then looks like a mark on one side only,
-and the edge was rejected (PMC's fourth split: x00291, x01268, x01269).
+and the edge was rejected (PMC's fourth split).
 
 The evidence that it is the same name, not another version, is the OTHER side's word at that
 place: the same number with a Greek letter glued to it (or the Greek letter's name as the next

@@ -3,7 +3,7 @@ seed "... nonylphenol in sludge") (resolve-14).
 
 Why: authors reuse a title's frame for the next study, changing the object, the organism or the
 place ("Anaerobic degradation of nonylphenol in soil" and "... in sludge", the same first author,
-a year apart: PMC set g00356, accepted at 93.3 by resolve-13 for the wrong paper). Every word but
+a year apart, accepted at 93.3 by resolve-13 for the wrong paper). Every word but
 one agrees, so the fuzzy score stays high; but the one word is where the two works differ. A typo
 or an inflection of that word ("sludges", "slduge") leaves it recognisable and is no doubt, nor is
 a word the reference prints elsewhere (a title run on into its next field). Held back to review,

@@ -205,7 +205,7 @@ def _read_name_prefix(pair: Pair, agreed: bool) -> None:
         why = f"printed with the name prefix '{lay.prefix}:' the seed title leaves out; first author and year agree"
         pair.evidence.append(note("name_prefix", why))
         return
-    pair.title_score = lay.score = lay.field_score
+    pair.title_score = lay.field_score
     why = (
         f"printed with the name prefix '{lay.prefix}:', without the seed's first author and year: "
         f"field score {lay.field_score:.1f}"

@@ -10,7 +10,7 @@ first author the resolver holds the edge back when "another title-like field com
 own title). A title is printed with a capital; a field that opens with a lower-case word ("la
 sottolineatura è mia", "preface to", "la mia memoria") is the footnote's remark, so it is no
 title of the entry's own and does not hold the seed back (resolve-17; LinkedBooks' second test
-split: m00488, m00787, m01132). A lower-case name particle opening a name ("de Vergottini",
+split). A lower-case name particle opening a name ("de Vergottini",
 "la Fontaine") is followed by a capital, and stays a field that may be a title.
 """
 

@@ -2,7 +2,7 @@
 
 Why: a work that introduces an instrument or a system is often titled "Name: what it does", and
 citers print it with or without the name ("Denollet, J. (2005). Standard assessment of negative
-affectivity, social inhibition, and type D personality.": PMC set g00509, seed "DS14: standard
+affectivity, social inhibition, and type D personality.", seed "DS14: standard
 assessment of ..."). A name with digits reads as a sequel or version mark ("ds14"), and a mark on
 one side only rejected the edge as another work. The mirror case, the citer printing a name the
 seed title lacks ("ID5: An incremental ID3"), is ``title_evidence.name_prefix`` (resolve-9).

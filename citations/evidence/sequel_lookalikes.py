@@ -8,11 +8,11 @@ number read as such a mark on real biomedical strings, where both sides name one
 set's last share, ``pmc_test5``, read after its one run):
 
 - **A name and its number, spaced on one side and glued on the other.** "MEGA 4: Molecular
-  Evolutionary Genetics Analysis ..." cites the seed "MEGA4: ..." (y01096): normalising reads
+  Evolutionary Genetics Analysis ..." cites the seed "MEGA4: ...": normalising reads
   one word "mega4" on the seed's side and two words, "mega" "4", on the string's, so the mark
   "mega4" looked one-sided. The same name with the same number is the same version; a number
   missing from a side altogether ("Llama 2" against "LLaMA") is still a sequel's.
-- **A nucleic-acid locant.** "... evolutionary history of its 3′ untranslated region" (y02470):
+- **A nucleic-acid locant.** "... evolutionary history of its 3′ untranslated region":
   the "3" of 3′ (the prime of a sugar carbon: 3′ and 5′ ends, 3′-UTR) names a position on a
   molecule, never a sequel, and a PDF extraction drops the prime and often the number with it
   ("... of its untranslated region"). A number printed with a prime (U+2032), or with an

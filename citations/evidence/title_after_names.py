@@ -8,7 +8,7 @@ entry's own fields: there it stands where a journal or a series stands, after th
 title. But biomedical titles open with the same words ("In vivo assessment of ...", "In silico
 ...", "Advances in recovery of ...", "... conference on scientific issues ..."), and the "own
 fields" before them were only the entry's authors: five right edges of the PMC test split were
-held in review at 89.99 (t00257, t00882, t01085, t02123, t02276). A field printed right after the
+held in review at 89.99. A field printed right after the
 entry's author list, closed by a colon ("Streit WR: Advances in recovery of ...") or followed by
 the year alone ("Friedman E (2005) In silico ..."), is the entry's title, not its venue.
 

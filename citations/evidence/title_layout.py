@@ -93,7 +93,7 @@ def layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int], accep
     """The raw string as evidence beside the field (``title_evidence``): a title printed
     verbatim but not closed by punctuation scores as printed; the title's own sequel marks
     (not a volume or page number after it); container and series positions as doubts."""
-    score, start, span, near = field
+    score, start, _span, near = field
     # Near-verbatim runs are looked for only where the field falls short (cost: a few ratios).
     fuzzy = score < accept
     runs = (
@@ -102,21 +102,7 @@ def layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int], accep
         else []
     )
     if not runs:
-        # No run of words carries the title nearly verbatim: the field decides, and the
-        # layout is read from where the fuzzy alignment starts.
-        first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
-        last = min(first + max(0, len(span.split()) - 1), len(ref.words) - 1)
-        # Sequel marks from the words the title aligns with, not the whole field: an
-        # unclosed field runs on into the volume and pages ("... formalizm Uspehi Mat Nauk 30").
-        marks = te.sequel_marks(span.split())
-        if near >= 0 and start >= 0:
-            # From the field's start (a name before the title, "M6: ...", is the title's) to
-            # the end of the alignment.
-            lo = max(first, start)
-            hi = max(lo, min(lo + seed.n_words, start + len(span.split())) - 1)
-            marks = te.sequel_marks(ref.words[start : hi + 1])
-            marks |= te.trailing_sequel(ref.words, ref.bounds, hi)
-        return Layout(score, start, marks, [], [], first, last)
+        return _field_layout(seed, ref, field)
     long_enough = seed.n_words >= te.MIN_VERBATIM_WORDS and len(seed.plain) >= te.MIN_VERBATIM_CHARS
     chosen, notes, short, prefix, needs = None, [], False, None, None
     if score < 100.0:
@@ -175,3 +161,22 @@ def layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int], accep
     return Layout(
         score, start, marks, notes, doubts, chosen.first, chosen.last, short, prefix, field_score, needs
     )
+
+
+def _field_layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int]) -> Layout:
+    """The layout where no run of words carries the title nearly verbatim: the field decides,
+    and the layout is read from where the fuzzy alignment starts."""
+    score, start, span, near = field
+    first = max(0, bisect.bisect_right(ref.starts, near) - 1) if near >= 0 else start
+    last = min(first + max(0, len(span.split()) - 1), len(ref.words) - 1)
+    # Sequel marks from the words the title aligns with, not the whole field: an
+    # unclosed field runs on into the volume and pages ("... formalizm Uspehi Mat Nauk 30").
+    marks = te.sequel_marks(span.split())
+    if near >= 0 and start >= 0:
+        # From the field's start (a name before the title, "M6: ...", is the title's) to
+        # the end of the alignment.
+        lo = max(first, start)
+        hi = max(lo, min(lo + seed.n_words, start + len(span.split())) - 1)
+        marks = te.sequel_marks(ref.words[start : hi + 1])
+        marks |= te.trailing_sequel(ref.words, ref.bounds, hi)
+    return Layout(score, start, marks, [], [], first, last)

@@ -94,48 +94,8 @@ def run_index_agreement(engine: Engine, window: str) -> Agreement | None:
             ).all()
             if row.citing_arxiv_id in scope
         }
-        verdicts = verdicts_for(session)
-        text: dict[tuple[str, str], Citation] = {}
-        for edge in session.exec(select(Citation).where(Citation.seed_arxiv_id.in_(sorted(keys)))).all():
-            if scope.get(edge.citing_arxiv_id) != edge.citing_version:
-                continue
-            verdict = verdicts.get(EdgeKey(edge.citing_arxiv_id, edge.citing_version, edge.seed_arxiv_id))
-            if effective_band(edge.band, verdict) != "accept":
-                continue
-            pair = (edge.citing_arxiv_id, edge.seed_arxiv_id)
-            if pair not in text or edge.score > text[pair].score:
-                text[pair] = edge
-        for key, verdict in verdicts.items():  # a confirmed citation the resolver never proposed
-            if (
-                verdict.verdict == "confirm"
-                and key.seed_arxiv_id in keys
-                and scope.get(key.citing_arxiv_id) == key.citing_version
-            ):
-                text.setdefault((key.citing_arxiv_id, key.seed_arxiv_id), None)
-        session.exec(delete(IndexDisagreement).where(IndexDisagreement.window == window))
-        for citing, seed in sorted(index_pairs - set(text)):
-            session.add(
-                IndexDisagreement(
-                    window=window,
-                    citing_arxiv_id=citing,
-                    citing_version=scope[citing],
-                    seed_arxiv_id=seed,
-                    kind="index_only",
-                )
-            )
-        for citing, seed in sorted(set(text) - index_pairs):
-            edge = text[(citing, seed)]
-            session.add(
-                IndexDisagreement(
-                    window=window,
-                    citing_arxiv_id=citing,
-                    citing_version=scope[citing],
-                    seed_arxiv_id=seed,
-                    kind="text_only",
-                    reference=edge.reference if edge is not None else "audit: confirmed by a person",
-                    score=float(edge.score) if edge is not None else 100.0,
-                )
-            )
+        text = _accepted_in_scope(session, keys, scope)
+        _store_disagreements(session, window, scope, index_pairs, text)
         result = Agreement(
             window,
             len(keys),
@@ -152,6 +112,66 @@ def run_index_agreement(engine: Engine, window: str) -> Agreement | None:
         session.add(row)
         session.commit()
     return result
+
+
+def _accepted_in_scope(
+    session: Session, keys: set[str], scope: dict[str, int]
+) -> dict[tuple[str, str], Citation | None]:
+    """(citing, seed) -> the best accepted edge of the window's parsed citers to its keys, a
+    person's verdict counted; a confirmed citation the resolver never proposed maps to None."""
+    verdicts = verdicts_for(session)
+    text: dict[tuple[str, str], Citation] = {}
+    for edge in session.exec(select(Citation).where(Citation.seed_arxiv_id.in_(sorted(keys)))).all():
+        if scope.get(edge.citing_arxiv_id) != edge.citing_version:
+            continue
+        verdict = verdicts.get(EdgeKey(edge.citing_arxiv_id, edge.citing_version, edge.seed_arxiv_id))
+        if effective_band(edge.band, verdict) != "accept":
+            continue
+        pair = (edge.citing_arxiv_id, edge.seed_arxiv_id)
+        if pair not in text or edge.score > text[pair].score:
+            text[pair] = edge
+    for key, verdict in verdicts.items():  # a confirmed citation the resolver never proposed
+        if (
+            verdict.verdict == "confirm"
+            and key.seed_arxiv_id in keys
+            and scope.get(key.citing_arxiv_id) == key.citing_version
+        ):
+            text.setdefault((key.citing_arxiv_id, key.seed_arxiv_id), None)
+    return text
+
+
+def _store_disagreements(
+    session: Session,
+    window: str,
+    scope: dict[str, int],
+    index_pairs: set[tuple[str, str]],
+    text: dict[tuple[str, str], Citation | None],
+) -> None:
+    """The window's disagreements, replacing the last: pairs only the index has, and only the text."""
+    session.exec(delete(IndexDisagreement).where(IndexDisagreement.window == window))
+    for citing, seed in sorted(index_pairs - set(text)):
+        session.add(
+            IndexDisagreement(
+                window=window,
+                citing_arxiv_id=citing,
+                citing_version=scope[citing],
+                seed_arxiv_id=seed,
+                kind="index_only",
+            )
+        )
+    for citing, seed in sorted(set(text) - index_pairs):
+        edge = text[(citing, seed)]
+        session.add(
+            IndexDisagreement(
+                window=window,
+                citing_arxiv_id=citing,
+                citing_version=scope[citing],
+                seed_arxiv_id=seed,
+                kind="text_only",
+                reference=edge.reference if edge is not None else "audit: confirmed by a person",
+                score=float(edge.score) if edge is not None else 100.0,
+            )
+        )
 
 
 def stored_agreement(session: Session, window: str | None) -> dict:

@@ -185,19 +185,8 @@ def run_cite(
     Failures that stored no list at all (GROBID errors) are retried on every run anyway.
     """
     report = CiteReport()
-    grobid = None
-    if grobid_url:
-        from reflong.citations.fields.grobid import GrobidReferences
-
-        try:
-            kwargs = {"timeout": grobid_timeout} if grobid_timeout else {}
-            grobid = GrobidReferences(grobid_url, service=grobid_service, **kwargs)
-        except NetworkError:
-            if not grobid_fallback:
-                raise
-            grobid = None
+    grobid = _open_grobid(grobid_url, grobid_fallback, grobid_service, grobid_timeout)
     builtin_parser = f"builtin-{SPLITTER_VERSION}"
-    timeouts_in_a_row = 0
     with Session(engine) as session:
         work = _pending(session)
         existing = {(r.arxiv_id, r.version): r for r in session.exec(select(ReferenceList)).all()}
@@ -205,78 +194,122 @@ def run_cite(
         with progress(total=len(work), desc="cite", unit="paper") as bar:
             for w in work:
                 bar.update(1)
-                subject = _subject(w.arxiv_id, w.version)
                 key_builtin = f"{builtin_parser}:parsed_doc={w.parsed_doc_id}:{w.parser_version}"
                 key_grobid = f"grobid:{w.pdf_sha256}:{grobid_service}"
-                wanted = key_grobid if grobid else key_builtin
+                wanted = key_grobid if grobid.client else key_builtin
                 old = existing.get((w.arxiv_id, w.version))
                 if old is not None and old.source_key == wanted and not (retry_failed and old.status != "ok"):
                     report.skipped += 1
                     continue
-                entries: list[ParsedEntry] = []
-                reason: str | None = None
-                message = ""
-                parser = builtin_parser
-                key = key_builtin
-                if grobid is not None:
-                    from reflong.citations.fields.grobid import GrobidError
-
-                    try:
-                        entries, version = grobid.references(w.pdf_path or "")
-                        timeouts_in_a_row = 0
-                        parser, key = f"grobid-{version}", key_grobid
-                        if not entries:
-                            reason, message = "no-entries", "GROBID found no bibliography entries"
-                    except GrobidError as exc:
-                        timeouts_in_a_row = timeouts_in_a_row + 1 if exc.reason == "grobid-timeout" else 0
-                        if timeouts_in_a_row >= _max_timeouts():
-                            stopped = _stopped_line(grobid, timeouts_in_a_row, report)
-                            if not grobid_fallback:
-                                record_failure(session, STAGE, subject, exc.reason, str(exc))
-                                report.failed += 1
-                                session.commit()
-                                raise NetworkError(
-                                    f"{stopped}; the cite stage stopped with {report.cited + report.skipped} of "
-                                    f"{report.papers} papers done, their reference lists kept: restart GROBID "
-                                    "(or raise --grobid-timeout) and rerun the same command to resume"
-                                ) from None
-                            log.warning("%s; the built-in parser reads the remaining papers", stopped)
-                            grobid = None
-                        if not grobid_fallback:
-                            record_failure(session, STAGE, subject, exc.reason, str(exc))
-                            report.failed += 1
-                            session.commit()
-                            continue
-                        reason, message = None, ""
-                if parser == builtin_parser:
-                    w.references_text = _references_text(session, w.parsed_doc_id)
-                    if not w.has_references and not w.references_text.strip():
-                        entries, reason, message = (
-                            [],
-                            "no-references-section",
-                            "parse found no references section",
-                        )
-                    else:
-                        entries, reason, message = builtin_entries(w.references_text)
-                status = "ok" if entries else "empty"
-                store_entries(
-                    session,
-                    w.arxiv_id,
-                    w.version,
-                    entries,
-                    parser,
-                    key,
-                    w.pdf_sha256,
-                    status,
-                    message if reason else None,
-                )
-                if reason:
-                    record_failure(session, STAGE, subject, reason, message)
-                else:
-                    clear_failure(session, STAGE, subject)
-                report.failed += bool(reason)
-                report.cited += 1
-                report.references += len(entries)
-                report.by_parser[parser] = report.by_parser.get(parser, 0) + 1
-                session.commit()
+                read = _Read([], builtin_parser, key_builtin)
+                if grobid.client is not None:
+                    read = grobid.read(session, w, key_grobid, read, report)
+                    if read is None:
+                        continue  # the failure is recorded; the paper is retried on the next run
+                if read.parser == builtin_parser:
+                    read.entries, read.reason, read.message = _builtin_read(session, w)
+                _store(session, w, read, report)
     return report
+
+
+@dataclass
+class _Read:
+    """What one paper's references section gave: its entries, the parser and input key that
+    gave them, and why there are none (``reason``, a failure kind) when there are none."""
+
+    entries: list[ParsedEntry]
+    parser: str
+    key: str
+    reason: str | None = None
+    message: str = ""
+
+
+@dataclass
+class _Grobid:
+    """GROBID for one cite run: the client (None: the built-in parser reads), whether the
+    built-in parser stands in when it fails, and how many timeouts it gave in a row."""
+
+    client: object | None
+    service: str
+    fallback: bool
+    timeouts_in_a_row: int = 0
+
+    def read(self, session: Session, w: _Work, key: str, builtin: _Read, report: CiteReport) -> _Read | None:
+        """One paper read by GROBID; a failure without the fallback is recorded and None
+        returned; with it, ``builtin`` (the built-in parser's read, still to be made) is.
+        Too many timeouts in a row stop the run (without the fallback) or GROBID (with it)."""
+        from reflong.citations.fields.grobid import GrobidError
+
+        subject = _subject(w.arxiv_id, w.version)
+        try:
+            entries, version = self.client.references(w.pdf_path or "")
+        except GrobidError as exc:
+            self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if exc.reason == "grobid-timeout" else 0
+            if self.timeouts_in_a_row >= _max_timeouts():
+                self._too_many_timeouts(session, subject, exc, report)
+            if not self.fallback:
+                record_failure(session, STAGE, subject, exc.reason, str(exc))
+                report.failed += 1
+                session.commit()
+                return None
+            return builtin
+        self.timeouts_in_a_row = 0
+        read = _Read(entries, f"grobid-{version}", key)
+        if not entries:
+            read.reason, read.message = "no-entries", "GROBID found no bibliography entries"
+        return read
+
+    def _too_many_timeouts(self, session: Session, subject: str, exc: Exception, report: CiteReport) -> None:
+        stopped = _stopped_line(self.client, self.timeouts_in_a_row, report)
+        if not self.fallback:
+            record_failure(session, STAGE, subject, exc.reason, str(exc))
+            report.failed += 1
+            session.commit()
+            raise NetworkError(
+                f"{stopped}; the cite stage stopped with {report.cited + report.skipped} of "
+                f"{report.papers} papers done, their reference lists kept: restart GROBID "
+                "(or raise --grobid-timeout) and rerun the same command to resume"
+            ) from None
+        log.warning("%s; the built-in parser reads the remaining papers", stopped)
+        self.client = None
+
+
+def _open_grobid(url: str | None, fallback: bool, service: str, timeout: float | None) -> _Grobid:
+    """GROBID's client when a URL is given and it answers (or the built-in parser, with the
+    fallback, when it does not)."""
+    if not url:
+        return _Grobid(None, service, fallback)
+    from reflong.citations.fields.grobid import GrobidReferences
+
+    try:
+        kwargs = {"timeout": timeout} if timeout else {}
+        return _Grobid(GrobidReferences(url, service=service, **kwargs), service, fallback)
+    except NetworkError:
+        if not fallback:
+            raise
+        return _Grobid(None, service, fallback)
+
+
+def _builtin_read(session: Session, w: _Work) -> tuple[list[ParsedEntry], str | None, str]:
+    """The built-in splitter's entries of the paper's references section, or why there are none."""
+    w.references_text = _references_text(session, w.parsed_doc_id)
+    if not w.has_references and not w.references_text.strip():
+        return [], "no-references-section", "parse found no references section"
+    return builtin_entries(w.references_text)
+
+
+def _store(session: Session, w: _Work, read: _Read, report: CiteReport) -> None:
+    """One paper's reference list stored (ok or empty), its failure recorded or cleared."""
+    status = "ok" if read.entries else "empty"
+    message = read.message if read.reason else None
+    store_entries(session, w.arxiv_id, w.version, read.entries, read.parser, read.key, w.pdf_sha256, status, message)
+    subject = _subject(w.arxiv_id, w.version)
+    if read.reason:
+        record_failure(session, STAGE, subject, read.reason, read.message)
+    else:
+        clear_failure(session, STAGE, subject)
+    report.failed += bool(read.reason)
+    report.cited += 1
+    report.references += len(read.entries)
+    report.by_parser[read.parser] = report.by_parser.get(read.parser, 0) + 1
+    session.commit()

@@ -3,7 +3,7 @@
 The dev set tests/data/real/citation_pmc (share 0 of the DOIs) has been read and is tuned on; this
 split is share 1 of the same file, built and audited with the naive baseline only, and scored ONCE
 with our resolver by the lead (resolve-14); since then it is a dev set too (its misses were read,
-tests/test_resolve_15.py scores it). Nothing here runs our resolver on it (the bench runs with
+tests/test_venue_like_titles_after_author_lists.py scores it). Nothing here runs our resolver on it (the bench runs with
 ``--no-ours`` and the test checks that ours was not run). These tests pin what the committed files
 hold (counts per style as its SOURCES.md reports them, every gold a cited seed, no work shared with
 the dev share or the four older sets, the audit: one rule row plus hand errata, each with a

@@ -101,7 +101,7 @@ def test_the_author_list_closed_by_a_colon_is_read_from_the_entrys_start(raw, en
 )
 def test_parsed_titles_equal_to_the_gold_title_gain_and_fall_nowhere(folder, split, resolve_13, resolve_14):
     # Counted with resolve-13's parser before the change (the first figure): every set holds or gains
-    # (resolve-15's parser gains more on pmc: tests/test_resolve_15.py pins its figures).
+    # (resolve-15's parser gains more on pmc: tests/test_venue_like_titles_after_author_lists.py pins its figures).
     assert parsed_titles_equal_to_gold(folder, split) >= resolve_14 >= resolve_13
 
 

@@ -119,7 +119,7 @@ def test_an_unresolved_ditto_accepts_a_short_title_printed_as_its_own_field_with
         "———. Stephen Hero. In Obra Completa, 1: 807–944.",  # no year
         # No ditto and no author printed: review while the seed names a first author; an
         # anonymous seed is accepted on the title as its own field and the year (resolve-11,
-        # tests/test_resolve_real_styles_11.py).
+        # tests/test_which_printing_is_cited.py).
         "Stephen Hero. London: Jonathan Cape, 1944.",
         "———. Introduction. In Stephen Hero, ed. John J. Slocum. London: Cape, 1956.",  # a container
     ],

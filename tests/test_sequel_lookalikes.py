@@ -22,7 +22,6 @@ from reflong.citations.evidence import colon_authors as ca
 from reflong.citations.evidence import sequel_lookalikes as sl
 from reflong.citations.fields.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
-from reflong.citations.thresholds import RESOLVER_VERSION
 
 # Real seeds of citation_pmc_test5 (and v01558's of citation_pmc_test3).
 MEGA4 = SeedTitle(
@@ -70,11 +69,6 @@ MILLER_RAW = (
 def _best(raw: str, seeds=SEEDS):
     matches = SeedIndex(seeds, Thresholds()).resolve(raw)
     return matches[0] if matches else None
-
-
-def test_the_version_is_resolve_22():
-    # Stored edges of an older version are re-resolved: the version is in their fingerprint.
-    assert RESOLVER_VERSION == "resolve-23"
 
 
 def test_a_name_spaced_from_its_number_is_the_same_version():

@@ -74,7 +74,7 @@ def test_an_apostrophe_alone_or_inside_a_quoted_title_is_no_boundary():
 def test_a_volume_title_after_its_number_in_a_set_is_no_sequel():
     m = _best(COMAROFF_RAW)
     assert (m.seed_id, m.band) == ("w06657", "accept"), m
-    # A part stays a sequel ("Part 2: Probabilistic semantics", test_resolve_real_styles_9), and a
+    # A part stays a sequel ("Part 2: Probabilistic semantics", test_volumes_glued_words_and_physics_order), and a
     # number with no volume word before it names another work ("R3: Reinforced mnemonic ...").
     assert te.leading_sequel(["vol", "2", "the"], [True, False, False], 2) == set()
     assert te.leading_sequel(["part", "2", "the"], [True, False, False], 2) == {"2"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import accumulate, pairwise
 
 from reflong.citations.evidence import author_evidence as ae
@@ -72,7 +73,12 @@ class Seed:
     tokens: frozenset[str] = frozenset()
     name: str | None = None  # a coined name leading the title ("IndoNLU: ..."; ``name_tokens``)
 
-    @property
+    @cached_property
+    def marks(self) -> frozenset[str]:
+        """The title's own sequel and version marks, read once (every pair asks for them)."""
+        return frozenset(sequel_marks_of(self.plain))
+
+    @cached_property
     def arxiv_like(self) -> bool:
         """Whether the seed's id is an arXiv id (new "2302.13971" or old "hep-th/9711200" style)."""
         return bool(_ARXIV_LIKE.match(self.info.arxiv_id))

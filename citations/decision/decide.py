@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reflong.citations.evidence.base import HOLDS_BACK, Evidence, Strength
+from reflong.citations.evidence.base import Evidence, Strength
 from reflong.citations.thresholds import Thresholds
 
 _BELOW = 0.01  # a held score stands just below its threshold
@@ -38,16 +38,28 @@ class Verdict:
 def score_of(base: float, evidence: list[Evidence], t: Thresholds, unopposed: bool = True) -> float:
     """The score the evidence gives a title scoring ``base`` (the module doc's formula);
     ``unopposed=False`` leaves UNOPPOSED raises out (the score the other evidence gives)."""
-    kinds = {e.strength for e in evidence}
-    score = base
-    if Strength.RAISE in kinds:
-        score = max(score, t.accept)
-    score -= sum(e.points for e in evidence if e.strength is Strength.PENALTY)
-    if kinds & {Strength.HOLD, Strength.DOUBT}:
+    raised = held = rejected = lift = False
+    points = 0.0
+    for e in evidence:  # one pass, identity tests: this runs for every pair the index proposes
+        s = e.strength
+        if s is Strength.RAISE:
+            raised = True
+        elif s is Strength.PENALTY:
+            points += e.points
+        elif s is Strength.HOLD or s is Strength.DOUBT:
+            held = True
+        elif s is Strength.REJECT:
+            rejected = True
+        elif s is Strength.UNOPPOSED:
+            lift = True
+    score = max(base, t.accept) if raised else base
+    score -= points
+    if held:
         score = min(score, t.accept - _BELOW)
-    if Strength.REJECT in kinds:
+    if rejected:
         score = min(score, t.review - _BELOW)
-    if unopposed and Strength.UNOPPOSED in kinds and not kinds & HOLDS_BACK and t.variant <= score < t.accept:
+    opposed = held or rejected or points > 0
+    if unopposed and lift and not opposed and t.variant <= score < t.accept:
         score = t.accept
     return score
 

@@ -171,6 +171,8 @@ def group_name(words: list[str], bounds: list[bool]) -> str | None:
     """The group an author block names when it names a group and nobody else ("BIG-bench
     authors", "Gemini Team", "The ATLAS Collaboration"), or None. A list with persons beside the
     group ("Gemini Team, Rohan Anil, ...") is a list of persons: None."""
+    if _GROUP_WORDS.isdisjoint(words):
+        return None  # most blocks: no group word at all
     segments = [s for s in _segments(words, bounds) if any(w.isalpha() for w in s)]
     if not segments:
         return None

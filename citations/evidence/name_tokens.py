@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Hamming
 
 from reflong.citations.evidence.base import Evidence, reject
 from reflong.citations.fields.normalize import norm
@@ -56,20 +56,25 @@ def seed_name(title: str) -> str | None:
 
 def differing_name(name: str | None, printed_first: str | None) -> tuple[str, str] | None:
     """(seed's name, printed token) when the reference prints, where the seed's coined name
-    stands, another token of the same shape: the same first letters, one or two letters changed,
-    not a plural. None when the names agree or the printed word is no lookalike."""
+    stands, another token of the same shape: as long, the same first letters, one or two letters
+    substituted. A letter dropped, added or two letters swapped is how a typo or a PDF's text
+    misprints a name ("Llam", "SentenceBRET"), not how a family names its next work; numbers
+    are the sequel rules' to read. None when the names agree or the printed word is no lookalike."""
     if not name or not printed_first or printed_first == name:
         return None
-    if printed_first in (name + "s", name + "es") or name in (printed_first + "s", printed_first + "es"):
-        return None
     if _letters(printed_first) == _letters(name):
-        return None  # "MEGA 4" for "MEGA4", "GPT-3" for "GPT-4": numbers are the sequel rules' to read
-    if abs(len(printed_first) - len(name)) > 1 or printed_first[:_SHARED_HEAD] != name[:_SHARED_HEAD]:
+        return None  # "MEGA 4" for "MEGA4", "GPT-3" for "GPT-4"
+    if len(printed_first) != len(name) or printed_first[:_SHARED_HEAD] != name[:_SHARED_HEAD]:
         return None
-    if Levenshtein.distance(name, printed_first) > _MAX_EDITS:
+    if Hamming.distance(name, printed_first) > _MAX_EDITS or _swapped(name, printed_first):
         return None
     return name, printed_first
 
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with two adjacent letters swapped ("bloom" / "blomo")."""
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 def read(pair: Pair, provisional: float) -> list[Evidence]:
     """A veto where the reference prints another coined name where the seed title's stands."""

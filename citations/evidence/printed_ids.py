@@ -15,12 +15,19 @@ from reflong.citations.thresholds import ID_OUTWEIGHED
 
 if TYPE_CHECKING:
     from reflong.citations.evidence.pair import Pair
+    from reflong.citations.records import Seed
+
+
+def names_another_arxiv_paper(printed: str | None, seed: Seed) -> bool:
+    """Whether a printed arXiv id names another paper than an arXiv seed: the one place this is
+    decided (the pair's evidence and the second readings ask it alike)."""
+    return bool(printed and printed != seed.info.arxiv_id and seed.arxiv_like)
 
 
 def other_arxiv_id(pair: Pair) -> str | None:
     """The arXiv id the reference prints when it names another paper than an arXiv seed."""
-    printed, seed = pair.ref.entry.arxiv_id, pair.seed
-    return printed if printed and printed != seed.info.arxiv_id and seed.arxiv_like else None
+    printed = pair.ref.entry.arxiv_id
+    return printed if names_another_arxiv_paper(printed, pair.seed) else None
 
 
 def read(pair: Pair, provisional: float) -> list[Evidence]:

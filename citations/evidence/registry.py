@@ -50,6 +50,7 @@ class Reader:
     kind: str
     read: Callable[[Pair, float, list[Evidence]], list[Evidence]]
     gate: Gate | None = None
+    weighs_score: bool = False  # reads the provisional score (else it gets the title score)
 
 
 def _plain(read: Callable[[Pair, float], list[Evidence]]) -> Callable[[Pair, float, list[Evidence]], list[Evidence]]:
@@ -61,12 +62,12 @@ READERS: tuple[Reader, ...] = (
     Reader("printed_ids", _plain(printed_ids.read)),
     Reader("sequel", _plain(sequel.read)),
     Reader("name_tokens", _plain(name_tokens.read)),
-    Reader("predates", _plain(predates.read)),
+    Reader("predates", _plain(predates.read), weighs_score=True),
     Reader("author_verdict", _plain(author_verdict.read)),
     Reader("twins", _plain(twins.read)),
-    Reader("printings", _plain(printings.read), gate=near_accept),
-    Reader("containers", _plain(containers.read), gate=could_accept),
-    Reader("variant_title", variant_title.read),
+    Reader("printings", _plain(printings.read), gate=near_accept, weighs_score=True),
+    Reader("containers", _plain(containers.read), gate=could_accept, weighs_score=True),
+    Reader("variant_title", variant_title.read, weighs_score=True),
 )
 
 
@@ -75,7 +76,12 @@ def gather(pair: Pair, score_of: ScoreOf) -> list[Evidence]:
     ``score_of(base, evidence)``: the decision's score without the variant raise."""
     evidence = list(pair.evidence)
     for reader in READERS:
-        provisional = score_of(pair.title_score, [e for e in evidence if e.strength is not Strength.DOUBT])
+        # The provisional score only where a reader weighs it: it is the bulk of the cost else.
+        provisional = (
+            score_of(pair.title_score, [e for e in evidence if e.strength is not Strength.DOUBT])
+            if reader.weighs_score
+            else pair.title_score
+        )
         if reader.gate is None or reader.gate(pair, provisional, evidence):
             evidence += reader.read(pair, provisional, evidence)
     return evidence

@@ -18,7 +18,6 @@ from reflong.citations.evidence import seed_prefix as sp
 from reflong.citations.evidence import sequel_lookalikes as sl
 from reflong.citations.evidence import title_evidence as te
 from reflong.citations.evidence.base import Evidence, doubt, note, reject
-from reflong.citations.records import sequel_marks_of
 
 if TYPE_CHECKING:
     from reflong.citations.evidence.pair import Pair
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 
 def read(pair: Pair, provisional: float) -> list[Evidence]:
     seed, ref = pair.seed, pair.ref
-    sequel = te.differing_marks(sequel_marks_of(seed.plain), pair.marks)
+    sequel = te.differing_marks(seed.marks, pair.marks)
     if not sequel:
         return []
     out, sequel = _lookalikes(pair, sequel)

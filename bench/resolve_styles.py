@@ -2,6 +2,7 @@
 
     python bench/resolve_styles.py [--data DIR] [--corpus DIR] [--splits dev,test | --all]
                                    [--jobs N] [--limit N] [--no-naive] [--no-ours] [--misses FILE]
+                                   [--profile default|books]
 
 ``--all`` scores every labelled set below in one run (one process per set, ``--jobs`` at a time),
 each from its own folder; that is how the figures of docs/parse-and-citations.md's "Where the
@@ -87,6 +88,7 @@ from reflong.citations.quality.labelled_sets import (
 )
 from reflong.citations.quality.labelled_sets import decide as ours
 from reflong.citations.resolve import SeedTitle
+from reflong.citations.thresholds import DEFAULT_PROFILE, PROFILES
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "real" / "citation_styles"
@@ -226,13 +228,14 @@ def evaluate(
     name: str = "",
     audit: list[dict] | None = None,
     with_ours: bool = True,
+    profile: str = DEFAULT_PROFILE,
 ) -> dict:
     """Both systems on one set of entries, with the set's counts (and, in ``_misses``, the
     entries either got wrong); with ``audit`` rows, the same decisions scored as audited too.
     Without ``with_ours`` the resolver is not run (its figures are null, no misses listed), so a
     held-out set's conversion can be checked with the baseline alone."""
     t0 = time.perf_counter()
-    decisions = ours(seeds, entries) if with_ours else None
+    decisions = ours(seeds, entries, profile) if with_ours else None
     mine_all = accepted(decisions) if decisions is not None else None
     t1 = time.perf_counter()
     base = naive(seeds, entries) if with_naive else None
@@ -282,12 +285,12 @@ def evaluate(
     }
 
 
-def score_split(job: tuple[str, Path, int | None, bool, bool]) -> tuple[str, dict, list[dict]]:
+def score_split(job: tuple[str, Path, int | None, bool, bool, str]) -> tuple[str, dict, list[dict]]:
     """One split scored (a process of its own under ``--all``): its figures and its misses."""
-    split, data, limit, with_naive, with_ours = job
+    split, data, limit, with_naive, with_ours, profile = job
     seeds, entries = load_set(data, split, limit)
     print(f"{split}: {len(entries)} entries x {len(seeds)} seeds ...", file=sys.stderr, flush=True)
-    result = evaluate(seeds, entries, with_naive, split, load_audit(data), with_ours)
+    result = evaluate(seeds, entries, with_naive, split, load_audit(data), with_ours, profile)
     return split, result, result.pop("_misses")
 
 
@@ -340,6 +343,12 @@ def main(argv: list[str] | None = None) -> int:
         help="splits scored at once, one process each (default: the CPU count, %(default)s)",
     )
     ap.add_argument("--limit", type=int, default=None, help="only the first N entries of each split")
+    ap.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=DEFAULT_PROFILE,
+        help="the resolver's rule set (default: arXiv seeds; books: also books, chapters, footnotes)",
+    )
     ap.add_argument("--no-naive", action="store_true", help="skip the baseline (fast; its figures are null)")
     ap.add_argument(
         "--no-ours",
@@ -369,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (data / f"seeds.{split}.jsonl").is_file():
             print(f"--splits: {data} has no {split} split (seeds.{split}.jsonl)", file=sys.stderr)
             return 2
-        jobs.append((split, data, args.limit, not args.no_naive, not args.no_ours))
+        jobs.append((split, data, args.limit, not args.no_naive, not args.no_ours, args.profile))
     folders = {job[1] for job in jobs}
     shown = folders.pop() if len(folders) == 1 else DATA.parent  # one set's folder, or all of them
     result: dict = {"set": str(shown.relative_to(REPO) if shown.is_relative_to(REPO) else shown)}
@@ -385,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)
         result["corpus_labels"] = evaluate(
-            seeds, entries, not args.no_naive, "corpus_labels", with_ours=not args.no_ours
+            seeds, entries, not args.no_naive, "corpus_labels", with_ours=not args.no_ours, profile=args.profile
         )
         wrong += result["corpus_labels"].pop("_misses")
     else:

@@ -77,7 +77,8 @@ class SeedIndex:
         df: dict[str, int] = defaultdict(int)
         tokens: list[set[str]] = []
         for info in seeds:
-            plain = without_etc(norm(info.title))  # "Delle iscrizioni veneziane, ecc"
+            # "Delle iscrizioni veneziane, ecc": a catalogue's "etc." is no part of a book's title.
+            plain = without_etc(norm(info.title)) if self.thresholds.books else norm(info.title)
             year = int(info.published[:4]) if info.published and info.published[:4].isdigit() else None
             phrase, last = author_keys(info.first_author)
             self.by_id[info.arxiv_id] = len(self.seeds)

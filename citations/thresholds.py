@@ -20,9 +20,19 @@ from dataclasses import asdict, dataclass
 RESOLVER_VERSION = "resolve-23"
 
 
+# The rule sets a run may choose (``--profile``). The default serves arXiv seeds: papers, cited
+# in any style their fields print. ``books`` adds the rules that exist only for seeds arXiv never
+# holds (books, chapters, editions, humanities footnotes, OCR): each was measured to change no
+# decision on any labelled set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
+DEFAULT_PROFILE = "default"
+BOOKS_PROFILE = "books"
+PROFILES = (DEFAULT_PROFILE, BOOKS_PROFILE)
+
+
 @dataclass(frozen=True)
 class Thresholds:
-    """The band limits and the year windows, settable per run (``reflong-build resolve``)."""
+    """The resolver's settings for a run (``reflong-build resolve``, ``match``): the band limits,
+    the year windows and the profile (which rule set runs)."""
 
     # accept / review: from the precision/recall curve on ../shared/corpus/labels/dev.jsonl
     # (bench/thresholds.py): 90 sits above every labelled near miss and below every true citation.
@@ -46,6 +56,17 @@ class Thresholds:
     # late_years: the years after the seed's that count as "the year agrees" for a variant
     # (resolve-7: a preprint is published within two years).
     late_years: int = 2
+    # profile: which rule set runs (``PROFILES``); recorded in the fingerprint like every setting.
+    profile: str = DEFAULT_PROFILE
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise ValueError(f"unknown resolver profile {self.profile!r}: one of {', '.join(PROFILES)}")
+
+    @property
+    def books(self) -> bool:
+        """Whether the rules for books, chapters and humanities footnotes run (``--profile books``)."""
+        return self.profile == BOOKS_PROFILE
 
     def fingerprint(self) -> str:
         blob = json.dumps({"v": RESOLVER_VERSION, **asdict(self)}, sort_keys=True)

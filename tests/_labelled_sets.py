@@ -314,30 +314,6 @@ def assert_audit_is_rules_plus_errata(
     return fired
 
 
-def bench_ours(folder: str, split: str, *, naive: bool = True) -> dict:
-    """bench/resolve_styles.py on one real set with OUR resolver (the resolver tests' per-style
-    checks on dev sets; never on a set still held out): the split's figures, as labelled and
-    audited. ``naive=False`` skips the baseline, for speed, where a test reads ours only."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(RESOLVE_STYLES),
-            "--data",
-            str(REPO / "tests" / "data" / "real" / folder),
-            "--splits",
-            split,
-            *(() if naive else ("--no-naive",)),
-            "--corpus",
-            str(REPO / "no-such-corpus"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(out.stdout)[split]
-
-
 def bench_baseline(s: LabelledSet) -> dict:
     """bench/resolve_styles.py on the set's split with the naive baseline only (no corpus): its
     figures for the split, after checking the counts it read and that ours was not run."""

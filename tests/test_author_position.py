@@ -9,10 +9,10 @@ against the seed's first author, and names the seed's first author when that is 
 from __future__ import annotations
 
 import pytest
+from _decide import decide
 
 from reflong.citations.evidence.author_position import group_name, named_after_another
 from reflong.citations.fields.normalize import words_with_boundaries
-from reflong.citations.match import RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
 
 ADVERSARIAL = SeedTitle(
@@ -29,17 +29,12 @@ GEMINI = SeedTitle(
 )
 
 
-def _decide(seed: SeedTitle, raw: str):
-    decision = match_raw(build_index([seed]), RawEntry("e1", "c1", raw))
-    return decision.decision, decision.matches[0] if decision.matches else None
-
-
 def test_a_middle_author_with_the_seeds_surname_does_not_vouch_for_another_title():
     raw = (
         "Kevin Lin, Dianqi Li, Xiaodong He, Zhengyou Zhang, and Ming-Ting Sun. Adversarial ranking for "
         "language generation. In Advances in Neural Information Processing Systems, pages 3155-3165, 2017."
     )
-    decision, match = _decide(ADVERSARIAL, raw)
+    decision, match = decide(ADVERSARIAL, raw)
     assert decision == "review"  # was accept: "title printed differently; first author and year agree"
     assert match.author == "unknown" and "co-author" in match.reason
     assert match.score < 90.0
@@ -50,7 +45,7 @@ def test_the_seeds_first_author_printed_first_still_vouches_for_a_title_printed_
         "Jiwei Li, Will Monroe, Tianlin Shi, Sébastien Jean, Alan Ritter, and Dan Jurafsky. Adversarial "
         "learning for neural dialog generation and evaluation. In Proceedings of EMNLP, 2017."
     )
-    decision, match = _decide(ADVERSARIAL, raw)
+    decision, match = decide(ADVERSARIAL, raw)
     assert decision == "accept" and match.author == "match"
 
 
@@ -80,20 +75,20 @@ def test_a_group_author_block_is_no_evidence_against_the_seeds_first_person():
         "BIG-bench authors. Beyond the imitation game: Quantifying and extrapolating the capabilities of "
         "language models. Transactions on Machine Learning Research, 2023."
     )
-    decision, match = _decide(BIG_BENCH, raw)
+    decision, match = decide(BIG_BENCH, raw)
     assert decision == "accept"  # was review: "first author not found" plus another title-like field
     assert match.author == "unknown" and "a group ('bigbench authors')" in match.reason
-    decision, match = _decide(BIG_BENCH, raw.replace("BIG-bench authors", "Srivastava et al."))
+    decision, match = decide(BIG_BENCH, raw.replace("BIG-bench authors", "Srivastava et al."))
     assert decision == "accept" and match.author == "match"
 
 
 def test_a_group_seed_author_is_matched_by_its_group_and_not_by_another_team():
-    decision, match = _decide(
+    decision, match = decide(
         GEMINI, "Gemini Team. Gemini: a family of highly capable multimodal models, 2023."
     )
     assert decision == "accept" and match.author == "match"
     # "team" is no surname: another team is not the seed's first author
-    _, other = _decide(GEMINI, "Qwen Team. Gemini: a family of highly capable multimodal models, 2023.")
+    _, other = decide(GEMINI, "Qwen Team. Gemini: a family of highly capable multimodal models, 2023.")
     assert other.author != "match"
 
 

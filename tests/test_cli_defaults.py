@@ -92,6 +92,8 @@ SETTINGS = {
         "memory_mb": (ParseSettings, "memory_mb"),
         "retry_failed": (ParseSettings, "retry_failed"),
     },
+    "resolve": {"profile": (Thresholds, "profile")},
+    "match": {"profile": (Thresholds, "profile")},
     "cite": {
         "grobid_service": (run_cite, "grobid_service"),
         "grobid_fallback": (run_cite, "grobid_fallback"),

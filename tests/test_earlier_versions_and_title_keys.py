@@ -11,6 +11,9 @@ from __future__ import annotations
 from reflong.citations.fields.normalize import norm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
+# Rules for books, chapters and humanities footnotes: the books profile (issue 37).
+BOOKS = Thresholds(profile="books")
+
 BRODLEY = SeedTitle("w04490", "Multivariate decision trees", "1995-01-01", "Brodley")
 AIKEMA = SeedTitle(
     "w01380",
@@ -33,7 +36,7 @@ DEMUS = SeedTitle(
 
 
 def _best(seed: SeedTitle, ref: str):
-    matches = SeedIndex([seed], Thresholds()).resolve(ref)
+    matches = SeedIndex([seed], BOOKS).resolve(ref)
     assert matches, f"no edge at all for {ref!r}"
     return matches[0]
 
@@ -129,7 +132,7 @@ def test_a_long_title_printed_verbatim_before_in_and_a_capitalised_container_is_
 
 def test_the_container_in_needs_the_first_author_and_the_seeds_year():
     for ref in (KEHER_REF.replace("Keher. P. F.", "Kehr P. F."), KEHER_REF.replace("1927", "1937")):
-        matches = SeedIndex([KEHER], Thresholds()).resolve(ref)
+        matches = SeedIndex([KEHER], BOOKS).resolve(ref)
         assert not matches or matches[0].band != "accept", matches[0].reason
 
 
@@ -140,7 +143,7 @@ def test_an_authorless_seeds_main_title_with_its_year_is_accepted_without_the_su
 
 
 def test_an_authorless_seeds_main_title_without_its_year_stays_out_of_accept():
-    matches = SeedIndex([DEMUS], Thresholds()).resolve(
+    matches = SeedIndex([DEMUS], BOOKS).resolve(
         "O. DEMUS, et al., Die Skulpturen von San Marco in Venedig, Berlino 1995."
     )
     assert not matches or matches[0].band != "accept"

@@ -10,10 +10,10 @@ true citation went to review. An abbreviated mark is closed by its period or a b
 from __future__ import annotations
 
 import pytest
+from _decide import decide
 
 from reflong.citations.evidence.title_evidence import editors_at
 from reflong.citations.fields.normalize import words_with_boundaries
-from reflong.citations.match import RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
 
 LEAST_TO_MOST = SeedTitle(
@@ -42,9 +42,9 @@ TITLE = " Least-to-most prompting enables complex reasoning in large language mo
     ],
 )
 def test_an_author_named_ed_before_the_title_is_no_editor(raw):
-    decision = match_raw(build_index([LEAST_TO_MOST]), RawEntry("e1", "c1", raw))
-    assert decision.decision == "accept", decision.matches[0].reason  # was review at 89.99
-    assert decision.matches[0].author == "match"
+    decision, best = decide(LEAST_TO_MOST, raw)
+    assert decision == "accept", best.reason  # was review at 89.99
+    assert best.author == "match"
 
 
 @pytest.mark.parametrize(

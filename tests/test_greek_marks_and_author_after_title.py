@@ -19,6 +19,9 @@ from reflong.citations.evidence import cit_back_reference as cbr
 from reflong.citations.evidence import greek_marks as gm
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
+# Rules for books, chapters and humanities footnotes: the books profile (issue 37).
+BOOKS = Thresholds(profile="books")
+
 # Real seeds of citation_pmc_test4 (seeds.pmc_test4.jsonl): id, title, date, first author.
 BUKIYA = SeedTitle(
     "w02235",
@@ -75,7 +78,7 @@ LAGOUGE_ALPHA = (
 
 
 def _best(raw: str, seeds=SEEDS):
-    matches = SeedIndex(seeds, Thresholds()).resolve(raw)
+    matches = SeedIndex(seeds, BOOKS).resolve(raw)
     return matches[0] if matches else None
 
 

@@ -1,4 +1,4 @@
-"""Every labelled set holds the resolver to its floor of precision and recall.
+"""Every labelled set holds the resolver to its floor of precision and recall, under its profile.
 
 One data-driven test over tests/data/labelled_set_floors.csv: a row per set and profile, with the
 figures recorded before the resolver's restructure (issue 37) and the floor below which a change
@@ -22,6 +22,7 @@ from reflong.citations.quality.labelled_sets import (
     load_corpus_labels,
     score,
 )
+from reflong.citations.thresholds import PROFILES
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"
@@ -44,6 +45,7 @@ def test_every_committed_set_has_a_floor():
     }
     with_floor = {r["split"] for r in ROWS if r["folder"].startswith("citation_")}
     assert on_disk == with_floor
+    assert {r["profile"] for r in ROWS} <= set(PROFILES)
     for r in ROWS:  # a floor is never above what was recorded, nor more than 0.002 below it
         for fig in ("precision", "recall"):
             gap = float(r[f"recorded_{fig}"]) - float(r[f"floor_{fig}"])
@@ -55,7 +57,7 @@ def test_every_committed_set_has_a_floor():
     "row", [r for r in ROWS if r["folder"].startswith("citation_")], ids=lambda r: r["split"]
 )
 def test_the_resolver_holds_its_floor_on_the_set(row):
-    overall = audited_overall(REAL / row["folder"], row["split"])
+    overall = audited_overall(REAL / row["folder"], row["split"], row["profile"])
     assert overall["tp"] > 0
     assert overall["precision"] >= float(row["floor_precision"]), overall
     assert overall["recall"] >= float(row["floor_recall"]), overall
@@ -64,7 +66,7 @@ def test_the_resolver_holds_its_floor_on_the_set(row):
 def test_the_resolver_holds_its_floor_on_the_corpus_labels(shared_dir):
     (row,) = [r for r in ROWS if r["split"] == "corpus"]
     seeds, entries = load_corpus_labels(shared_dir / "corpus")
-    overall = score(entries, accepted(decide(seeds, entries)))["overall"]
+    overall = score(entries, accepted(decide(seeds, entries, row["profile"])))["overall"]
     assert overall["tp"] >= 70
     assert overall["precision"] >= float(row["floor_precision"]), overall
     assert overall["recall"] >= float(row["floor_recall"]), overall

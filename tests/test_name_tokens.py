@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from _decide import decide
 
 from reflong.citations.evidence.name_tokens import differing_name, seed_name
-from reflong.citations.match import RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
 
 INDONLU = SeedTitle(
@@ -17,17 +17,12 @@ INDONLU = SeedTitle(
 )
 
 
-def _decide(seed: SeedTitle, raw: str):
-    decision = match_raw(build_index([seed]), RawEntry("e1", "c1", raw))
-    return decision.decision, decision.matches[0] if decision.matches else None
-
-
 def test_the_same_template_with_another_coined_name_is_rejected_even_by_the_same_authors():
     raw = (
         "Bryan Wilie, Karissa Vincentio, Genta Indra Winata, et al. IndoNLG: Benchmark and resources for "
         "evaluating Indonesian natural language understanding. In Proceedings of AACL, 2020."
     )
-    decision, match = _decide(INDONLU, raw)
+    decision, match = decide(INDONLU, raw)
     assert decision == "none"  # was accept at 98.9 (and again by the scan-agreement late rule)
     assert match.band == "reject" and "'indonlg' printed where the seed title's is 'indonlu'" in match.reason
     assert match.veto  # the late rules see it and leave it
@@ -38,7 +33,7 @@ def test_the_seeds_own_name_is_accepted():
         "Bryan Wilie, Karissa Vincentio, et al. IndoNLU: Benchmark and resources for evaluating Indonesian "
         "natural language understanding. In Proceedings of AACL, 2020."
     )
-    decision, match = _decide(INDONLU, raw)
+    decision, match = decide(INDONLU, raw)
     assert decision == "accept" and not match.veto
 
 

@@ -19,6 +19,9 @@ from reflong.citations.evidence import title_evidence as te
 from reflong.citations.fields.normalize import cased_words, words_with_boundaries
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
 
+# Rules for books, chapters and humanities footnotes: the books profile (issue 37).
+BOOKS = Thresholds(profile="books")
+
 # Real seeds of citation_fresh_test3 (seeds.fresh_test3.jsonl): id, title, date, first author.
 SIMEONI = SeedTitle("w00848", "La formazione della Signoria Scaligera", None, "Simeoni")
 MICHEL = SeedTitle("w01212", "Necrologio di Gabriele Fantoni", "1914-01-01", "Michel")
@@ -61,7 +64,7 @@ CERVIGON_II = (
 
 
 def _best(raw: str):
-    matches = SeedIndex(SEEDS, Thresholds()).resolve(raw)
+    matches = SeedIndex(SEEDS, BOOKS).resolve(raw)
     return matches[0] if matches else None
 
 
@@ -120,7 +123,7 @@ HARTNER_CHAPTER = (
 
 def test_an_edited_volume_printed_after_the_entrys_own_title_is_not_accepted_by_the_scan():
     for raw, seed in ((MORTON_CHAPTER, EARLE), (HARTNER_CHAPTER, HARTNER)):
-        matches = SeedIndex([seed], Thresholds()).resolve(raw)
+        matches = SeedIndex([seed], BOOKS).resolve(raw)
         assert matches and matches[0].seed_id == seed.arxiv_id, matches
         assert matches[0].band != "accept", matches[0]
         assert "printed as an edited volume (editors next to it) after a title of the entry's own" in (

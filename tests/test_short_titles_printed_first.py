@@ -14,13 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _labelled_sets import bench_ours
 
 from reflong.citations.evidence import editor_after as eda
 from reflong.citations.evidence import ocr_author as oa
 from reflong.citations.evidence import short_title_first as sf
 from reflong.citations.fields.split import SPLITTER_VERSION
 from reflong.citations.resolve import SeedIndex, SeedTitle, Thresholds
+
+# Rules for books, chapters and humanities footnotes: the books profile (issue 37).
+BOOKS = Thresholds(profile="books")
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"
@@ -48,7 +50,7 @@ OTHERS = [
 
 
 def _best(seeds: list[SeedTitle], raw: str):
-    matches = SeedIndex([*seeds, *OTHERS], Thresholds()).resolve(raw)
+    matches = SeedIndex([*seeds, *OTHERS], BOOKS).resolve(raw)
     assert matches, f"no edge at all for {raw!r}"
     return matches[0]
 
@@ -96,7 +98,7 @@ def test_a_second_seed_fitting_the_same_field_keeps_both_out_of_accept():
     # "Documenti" (another work's short title) fits the field as well as "Documenti, cit": the
     # seed list is the universe the decision is made in, and it no longer singles one out.
     other = SeedTitle("w99001", "Documenti", None, None)
-    matches = SeedIndex([DOCUMENTI, other, *OTHERS], Thresholds()).resolve(
+    matches = SeedIndex([DOCUMENTI, other, *OTHERS], BOOKS).resolve(
         "Documenti, cit., II, n. 72, pp. 146-148;"
     )
     assert matches and all(m.band != "accept" for m in matches), [(m.seed_id, m.reason) for m in matches]
@@ -109,7 +111,7 @@ def test_id_naming_nobody_then_the_short_title_is_accepted():
 
 
 def test_id_after_an_entry_by_another_author_is_not_the_seeds_author():
-    index = SeedIndex([VENEZIA_DUCALE, *OTHERS], Thresholds())
+    index = SeedIndex([VENEZIA_DUCALE, *OTHERS], BOOKS)
     # An entry before whose names the parser reads: "Id." is Luzzatto, not the seed's Cessi. (Where
     # the parser reads no names before, "Id." names nobody known, as a title printed first does.)
     before = "G. Luzzatto. Storia economica di Venezia dall'XI al XVI secolo. Venezia, 1961."
@@ -235,11 +237,3 @@ def test_aa_vy_is_various_authors_as_ocr_prints_aa_vv():
     m = _best([seed], "AA. VY., Interpretazioni Veneziane, a cura di David Rosand; Arsenale, Venezia 1984.")
     assert (m.seed_id, m.band, m.author) == ("w00750", "accept", "match"), m.reason
     assert "'AA. VV.' (various authors) names nobody" in m.reason
-
-
-# --- 4. the split, scored per style with the naive baseline beside ------------------------------
-
-
-def _bench(folder: str, split: str) -> dict:
-    return bench_ours(folder, split)["audited"]
-

@@ -20,6 +20,9 @@ The layout of the whole string is the evidence, as for ``short_title_first``:
 - no other seed has the same title.
 
 Anything else (an editor, "a cura di", a container, another year) leaves the edge as it was.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

@@ -18,6 +18,9 @@ lower-case words ("nel suo", "in his"); the seed's own year printed exactly. A s
 year (old books in the LinkedBooks lists: "Ludovici Tuberonis De Turearum origine, moribus et
 rebus gestis commentarius, Florentiae 1590") needs a title of six words or more instead, and the
 edge says the year could not be checked. Anything else keeps the field's score.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

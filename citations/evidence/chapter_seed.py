@@ -16,6 +16,9 @@ own words (the part before ", in") are not printed in the entry, the entry print
 only: the edge is held back from accept with that sentence (never rejected: a person decides).
 An entry that prints the chapter's title ("H. Jedin, Gasparo Contarini e il contributo ..., in
 La civilta veneziana del Rinascimento") is untouched.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

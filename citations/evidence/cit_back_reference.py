@@ -25,6 +25,9 @@ A year printed must be the seed's own. Anything else leaves the edge as it was.
 
 Printed without a name ("La politica veneziana ecc., cit., p. 142 sg."), the head must be marked
 as cut ("ecc.", "etc.", an ellipsis) and exactly one seed of the whole list may open with it.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

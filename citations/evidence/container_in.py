@@ -7,6 +7,9 @@ scores far below the seed's title, although the title is printed word for word. 
 capitalised word also occur inside titles ("Die Skulpturen von San Marco in Venedig"), so this
 end is read only for a long seed title printed verbatim, and the edge is accepted on it only
 with the seed's first author named and the seed's year printed (``SeedIndex.score_pair``).
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

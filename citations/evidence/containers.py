@@ -24,7 +24,13 @@ if TYPE_CHECKING:
 
 
 def container_doubts(
-    seed: Seed, ref: Reference, first: int, last: int, author: str, notes: list[str] | None = None
+    seed: Seed,
+    ref: Reference,
+    first: int,
+    last: int,
+    author: str,
+    notes: list[str] | None = None,
+    books: bool = False,
 ) -> list[str]:
     """Why the title printed from word ``first`` may be the container of the cited work
     rather than the work: after "In" (a chapter of the volume); or, when the seed's first
@@ -59,9 +65,9 @@ def container_doubts(
         if inst and inst[0] > k:
             k = inst[0]
             held.append(f"an institution printed as the author ('{inst[1]}')")
-    # A field opening lower-case is the footnote's remark, not a title (``prose_remark``).
+    # A field opening lower-case is the footnote's remark, not a title (``prose_remark``; books).
     earlier = pr.earlier_title_field(
-        ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k, at_start=k == 0
+        ref.cased and ref.cased[k:], ref.bounds[k:], field_first - k, at_start=k == 0 and books
     )
     if earlier:
         return [f"{why} and {earlier}"]
@@ -111,5 +117,7 @@ def own_title_before(ref: Reference, first: int) -> bool:
 def read(pair: Pair, provisional: float) -> list[Evidence]:
     """The container doubts of the pair's title run, and an institution read as its author."""
     notes: list[str] = []
-    doubts = container_doubts(pair.seed, pair.ref, pair.lay.first, pair.lay.last, pair.author, notes)
+    doubts = container_doubts(
+        pair.seed, pair.ref, pair.lay.first, pair.lay.last, pair.author, notes, books=pair.t.books
+    )
     return [note("containers", n) for n in notes] + [doubt("containers", d) for d in doubts]

@@ -12,6 +12,9 @@ the words after it could have continued it, and the edge stayed in review (field
 "edited by" never continue a title: they open the editor's field, a boundary as good as a comma.
 Only the phrase itself counts, at the word right after the title run; the rest of the decision
 (the words before the title, the author, the year, every doubt) is unchanged.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ printed verbatim (``resolve.py`` checks that), and only in these forms:
 
 A name two edits away ("Castagneto" for Castagnetti) or in another alphabet (Greek OCR) stays a
 mismatch. The edge's reason names the printed word and the seed's surname.
+
+Profile: in the pair readings it runs with ``--profile books`` only (switched off there, it changes
+no decision on any labelled set but LinkedBooks'); the scan agreement's check of the author printed
+before a title (``second_readings/scan``) reads it under every profile.
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def read_pair(
     """The pair's readings, in the order the module doc gives. ``titled(plain)``: how many seeds
     carry that folded title; ``twins``: seed id -> other arXiv papers with its title."""
     field_ = title_field(seed, ref)
-    lay = layout(seed, ref, field_, t.accept)
+    lay = layout(seed, ref, field_, t.accept, t.books)
     pair = Pair(seed, ref, t, field_, lay, lay.score, marks=lay.marks, twins=twins.get(seed.info.arxiv_id, ()))
     pair.evidence += [note("title_layout", n) for n in lay.notes]
     pair.evidence += [doubt("title_layout", d) for d in lay.doubts]
@@ -96,9 +96,10 @@ def read_pair(
 def read_author_before_title(pair: Pair) -> None:
     """The whole seed title right after its first author's name, the seed's year printed ("C.
     Tentori nel suo Della legislazione ..., 1792": ``author_before_title``): the author is named
-    and the title accepted. Read after the id match is decided, before any title evidence."""
+    and the title accepted. Read after the id match is decided, before any title evidence; the
+    books profile only (a humanities footnote's phrasing)."""
     seed, ref, t = pair.seed, pair.ref, pair.t
-    if pair.title_score >= t.accept or pair.author == "mismatch" or ref.ditto:
+    if not t.books or pair.title_score >= t.accept or pair.author == "mismatch" or ref.ditto:
         return
     named = abt.evidence(seed.plain, seed.author_last, seed.year, ref.words, ref.bounds, ref.cased, ref.years)
     if named:
@@ -116,9 +117,9 @@ def _read_author(pair: Pair) -> None:
     pair.author = found.verdict
     if found.note:
         pair.evidence.append(note("first_author", found.note))
-    if pair.author == "mismatch" and start > 0 and f" {seed.plain} " in f" {ref.plain} ":
+    if pair.t.books and pair.author == "mismatch" and start > 0 and f" {seed.plain} " in f" {ref.plain} ":
         # The title printed word for word and the seed's surname one OCR letter off ("Juoie" for
-        # Jugie): the same author as the scan printed it (``ocr_author``).
+        # Jugie): the same author as the scan printed it (``ocr_author``; OCR'd books only).
         printed = oa.variant(seed.author_last, ref.words[:start])
         if printed:
             pair.author = "match"
@@ -140,14 +141,15 @@ def _read_author(pair: Pair) -> None:
 
 def _read_short_first(pair: Pair, titled: Callable[[str], int]) -> str | None:
     """A footnote's short form, the title and a locator only (``short_title_first``): read only
-    where the title alone would not be accepted, so other edges keep their reasons."""
+    where the title alone would not be accepted, so other edges keep their reasons; the books
+    profile only."""
     seed, ref, t, author = pair.seed, pair.ref, pair.t, pair.author
     held = (
         pair.title_score < t.accept
         or (pair.lay.short and not (author == "match" and pair.year_agrees))
         or (author == "unknown" and seed.n_words <= 2)
     )
-    if not held or seed.n_words > 3:
+    if not held or seed.n_words > 3 or not t.books:
         return None
     if author == "unknown":
         return sf.evidence(

@@ -30,7 +30,7 @@ def read(pair: Pair, provisional: float) -> list[Evidence]:
     )
     if part:
         out.append(doubt("part_numbers", part))
-    chapter = cs.container_only_doubt(seed.info.title, ref.plain)
+    chapter = cs.container_only_doubt(seed.info.title, ref.plain) if pair.t.books else None
     if chapter:
         out.append(doubt("chapter_seed", chapter))
     return out

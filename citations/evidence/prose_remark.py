@@ -12,6 +12,9 @@ sottolineatura è mia", "preface to", "la mia memoria") is the footnote's remark
 title of the entry's own and does not hold the seed back (resolve-17; LinkedBooks' second test
 split). A lower-case name particle opening a name ("de Vergottini",
 "la Fontaine") is followed by a capital, and stays a field that may be a title.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ score: the entry is the title and nothing else that could name another work.
   is the universe the decision is made in.
 
 Whatever fails one of these stays in review, as before.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

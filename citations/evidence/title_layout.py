@@ -89,7 +89,9 @@ def field_at(seed: Seed, ref: Reference, lo: int, hi: int) -> tuple[float, int, 
     return best
 
 
-def layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int], accept: float) -> Layout:
+def layout(
+    seed: Seed, ref: Reference, field: tuple[float, int, str, int], accept: float, books: bool = False
+) -> Layout:
     """The raw string as evidence beside the field (``title_evidence``): a title printed
     verbatim but not closed by punctuation scores as printed; the title's own sequel marks
     (not a volume or page number after it); container and series positions as doubts."""
@@ -130,10 +132,12 @@ def layout(seed: Seed, ref: Reference, field: tuple[float, int, str, int], accep
             after = te.after_is_not_title(
                 ref.words, run_case, ref.colons, ref.bounds, run.last, ref.entry.raw
             )
-            if after is None and run.score == 100.0 and seed.n_words >= ci.MIN_WORDS:
-                after = ci.after(ref.words, run_case, ref.bounds, run.last)  # "... in Quellen"
-            if after is None:
-                after = eda.phrase_after(ref.words, run.last)  # "... a cura di L. Messedaglia"
+            # The books profile's ends: "... in Quellen" (``container_in``), "... a cura di
+            # L. Messedaglia" (``editor_after``).
+            if books and after is None and run.score == 100.0 and seed.n_words >= ci.MIN_WORDS:
+                after = ci.after(ref.words, run_case, ref.bounds, run.last)
+            if books and after is None:
+                after = eda.phrase_after(ref.words, run.last)
             # A near-verbatim run closed by boundaries on both sides is a field of its own:
             # the field's score decides it (the run exists for unclosed and glued fields).
             both_closed = before == after == te.BOUNDARY_NOTE

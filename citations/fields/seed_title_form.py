@@ -4,6 +4,9 @@ Why: a catalogue that records a long title often cuts it with "etc." ("Delle isc
 veneziane, ecc"). The mark is the cataloguer's, not the title's: a citer prints the title without
 it ("Dalle iscrizioni Veneziane. Venezia 1924."), and with it the seed's last word is one no
 reference prints, which costs the short title both its field score and its candidate key.
+
+Profile: runs with ``--profile books`` only; switched off, it changes no decision on any labelled
+set but LinkedBooks' (docs/parse-and-citations.md, "Profiles").
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from reflong.citations.match import EntryDecision, RawEntry, build_index, match_raw
 from reflong.citations.resolve import SeedTitle
+from reflong.citations.thresholds import DEFAULT_PROFILE, Thresholds
 
 
 def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[SeedTitle], list[dict]]:
@@ -88,9 +89,11 @@ def apply_audit(entries: list[dict], rows: list[dict]) -> list[dict]:
     return out
 
 
-def decide(seeds: list[SeedTitle], entries: list[dict]) -> list[EntryDecision]:
-    """The pipeline's decision on each entry, the citing paper never resolved against itself."""
-    full = build_index(seeds)
+def decide(seeds: list[SeedTitle], entries: list[dict], profile: str = DEFAULT_PROFILE) -> list[EntryDecision]:
+    """The pipeline's decision on each entry under the resolver ``profile``, the citing paper
+    never resolved against itself."""
+    thresholds = Thresholds(profile=profile)
+    full = build_index(seeds, thresholds)
     ids = {s.arxiv_id for s in seeds}
     by_citing: dict[str, object] = {}
     out: list[EntryDecision] = []
@@ -98,7 +101,7 @@ def decide(seeds: list[SeedTitle], entries: list[dict]) -> list[EntryDecision]:
         index = full
         if e["citing"] in ids:  # the pipeline never resolves a paper against itself
             if e["citing"] not in by_citing:
-                by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]])
+                by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]], thresholds)
             index = by_citing[e["citing"]]
         out.append(match_raw(index, RawEntry(e["id"], e["citing"], e["raw"])))
     return out
@@ -149,11 +152,11 @@ def complete_seed_recall(seeds: list[SeedTitle], entries: list[dict], predicted:
     return {"pairs": tp + fn, "tp": tp, "recall": overall.get("recall", 1.0)}
 
 
-def audited_overall(data: Path, split: str) -> dict:
+def audited_overall(data: Path, split: str, profile: str = DEFAULT_PROFILE) -> dict:
     """The resolver's overall figures on one split as audited (as labelled where it has no
-    audit): precision, recall, tp, fp, fn."""
+    audit) under ``profile``: precision, recall, tp, fp, fn."""
     seeds, entries = load_set(data, split)
-    predicted = accepted(decide(seeds, entries))
+    predicted = accepted(decide(seeds, entries, profile))
     audit = load_audit(data)
     keep = {e["id"] for e in apply_audit(entries, audit)}
     kept = apply_audit(entries, audit)

@@ -25,7 +25,8 @@ def apply(
 ) -> list[Match]:
     """The pair decisions ``out`` with the second readings' accepts put in, in order: a main
     title alone (for every seed with a subtitle it reaches), then, where nothing is accepted,
-    the scan's seed, then (not for a ditto) an author after the title or a back-reference."""
+    the scan's seed, then (not for a ditto, and with the books profile only: humanities
+    footnotes print them) an author after the title or a back-reference."""
     vetoed = {m.seed_id for m in out if m.veto}
 
     def put(found: Match | None) -> None:
@@ -38,6 +39,6 @@ def apply(
             put(main_title.read(index, seed_i, ref, out))
     if not any(m.band == "accept" for m in out):
         put(scan.read(index, ref, cands, out))
-    if not any(m.band == "accept" for m in out) and not ref.ditto:
+    if not any(m.band == "accept" for m in out) and not ref.ditto and index.thresholds.books:
         put(author_after.read(index, ref, cands, out) or back_reference.read(index, ref, out))
     return out

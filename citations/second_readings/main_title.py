@@ -64,7 +64,9 @@ def read(index: SeedIndex, seed_i: int, ref: Reference, out: list[Match]) -> Mat
         )
         - te.sequel_marks(head.split())
         or ee.edition_doubts(head.split(), seed.year, ref.words, ref.years, [words], last, t.late_years)
-        or container_doubts(seed, ref, first, last, "unknown" if authorless else "match")
+        or container_doubts(
+            seed, ref, first, last, "unknown" if authorless else "match", books=index.thresholds.books
+        )
         or pn.part_doubt(
             seed.info.title,
             ref.words,

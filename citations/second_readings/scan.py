@@ -56,7 +56,7 @@ def read(index: SeedIndex, ref: Reference, cands: list[int], out: list[Match]) -
         or sa.cut_short(seed.plain.split()[-1], ref.words[last])
         or sa.continued(ref.cased, ref.words, ref.bounds, last, sa.year_printed(seed.year, ref.years))
         or sa.carried_from_before(ref.cased, ref.bounds, ref.colons, first, printed)
-        or container_doubts(seed, ref, first, last, "match")
+        or container_doubts(seed, ref, first, last, "match", books=index.thresholds.books)
     ):
         # Too short to tell; "Volumen I" found in "Volumen II"; a longer title of another
         # work ("... trivigiana e veronese", "Deep learning for ..."); a volume the entry

@@ -9,7 +9,6 @@ import click
 from sqlmodel import Session, select
 
 from reflong.citations.fields.grobid import DEFAULT_TIMEOUT_S
-from reflong.citations.resolve import Thresholds
 from reflong.citations.stages.cite_stage import run_cite
 from reflong.cli.command import ReflongCommand, Renamed
 from reflong.cli.options import (
@@ -19,6 +18,7 @@ from reflong.cli.options import (
     existing_store,
     output_format,
     reading_store,
+    thresholds_from,
     writes_existing_store,
 )
 from reflong.common.errors import ReflongError
@@ -100,17 +100,13 @@ def cite(
     help="JSON lines (arxiv_id, title, published) instead of the store's seed-role papers.",
 )
 @band_options
-def resolve(db_path: str, seeds_file: str | None, accept: float | None, review: float | None) -> None:
+def resolve(
+    db_path: str, seeds_file: str | None, accept: float | None, review: float | None, profile: str
+) -> None:
     """Resolve stored references against seed titles into citation edges (incremental)."""
     from reflong.citations.stages.resolve_stage import run_resolve
 
-    defaults = Thresholds()
-    t = Thresholds(
-        accept=defaults.accept if accept is None else accept,
-        review=defaults.review if review is None else review,
-    )
-    if t.review > t.accept:
-        raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
+    t = thresholds_from(accept, review, profile)
     r = run_resolve(existing_store(db_path), seeds_file, t, progress=tqdm_progress)
     bands = ", ".join(f"{k}={v}" for k, v in r.edges.items()) or "none"
     click.echo(

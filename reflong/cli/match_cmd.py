@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from reflong.citations.resolve import SeedIndex, Thresholds
+from reflong.citations.resolve import SeedIndex
 from reflong.cli.command import ReflongCommand, Renamed
-from reflong.cli.options import band_options, output_format
+from reflong.cli.options import band_options, output_format, thresholds_from
 from reflong.common.errors import ReflongError
 from reflong.common.progress import tqdm_progress
 
@@ -38,7 +38,9 @@ match_format = output_format(
 )
 @match_format
 @band_options
-def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, review: float | None) -> None:
+def match(
+    seeds_file: str, entries_file: str, fmt: str, accept: float | None, review: float | None, profile: str
+) -> None:
     """Resolve raw reference strings against a seed list and print each one's decision.
 
     The pipeline's own path, store left out: each string is parsed by the built-in entry parser
@@ -59,13 +61,7 @@ def match(seeds_file: str, entries_file: str, fmt: str, accept: float | None, re
     """
     from reflong.citations.match import RawEntry, build_index, load_seeds, match_in_order, read_entries
 
-    defaults = Thresholds()
-    t = Thresholds(
-        accept=defaults.accept if accept is None else accept,
-        review=defaults.review if review is None else review,
-    )
-    if t.review > t.accept:
-        raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
+    t = thresholds_from(accept, review, profile)
     seeds = load_seeds(seeds_file)
     entries = list(read_entries(entries_file))  # every line checked before any output
     if not entries:

@@ -7,12 +7,15 @@ import functools
 import inspect
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from reflong.common.errors import ReflongError
 from reflong.db.engine import DEFAULT_DB_PATH
+
+if TYPE_CHECKING:
+    from reflong.citations.thresholds import Thresholds
 
 
 def default_of(settings: Callable, name: str) -> Any:
@@ -140,10 +143,18 @@ def lengths_option(default: str | None, help: str, parse):
 
 
 def band_options(func: Callable) -> Callable:
-    """--accept and --review, the resolver's two score bands, as `resolve` and `match` both take
-    them (None: the resolver's own default, named in the help)."""
-    from reflong.citations.resolve import Thresholds
+    """--accept and --review, the resolver's two score bands, and --profile, its rule set, as
+    `resolve` and `match` both take them (None: the resolver's own default, named in the help)."""
+    from reflong.citations.thresholds import DEFAULT_PROFILE, PROFILES, Thresholds
 
+    func = click.option(
+        "--profile",
+        type=click.Choice(PROFILES),
+        default=DEFAULT_PROFILE,
+        show_default=True,
+        help="The resolver's rule set: default serves arXiv seeds; books adds the rules for books, "
+        "chapters, editions and humanities footnotes (docs/parse-and-citations.md#profiles).",
+    )(func)
     for name in ("review", "accept"):  # applied bottom-up, so --accept is listed first
         func = click.option(
             f"--{name}",
@@ -152,6 +163,21 @@ def band_options(func: Callable) -> Callable:
             help=f"Score for the {name} band (default {default_of(Thresholds, name):g}).",
         )(func)
     return func
+
+
+def thresholds_from(accept: float | None, review: float | None, profile: str) -> Thresholds:
+    """The resolver's settings from ``band_options``' values, or one line when review > accept."""
+    from reflong.citations.thresholds import Thresholds
+
+    defaults = Thresholds()
+    t = Thresholds(
+        accept=defaults.accept if accept is None else accept,
+        review=defaults.review if review is None else review,
+        profile=profile,
+    )
+    if t.review > t.accept:
+        raise ReflongError(f"--review {t.review} is above --accept {t.accept}; give review <= accept")
+    return t
 
 
 def choice_list(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:

@@ -78,9 +78,11 @@ from rapidfuzz import fuzz
 
 from reflong.citations.match import EntryDecision
 from reflong.citations.quality.labelled_sets import (
+    SPLITS,
     accepted,
     apply_audit,
     complete_seed_recall,
+    folder_of,
     load_audit,
     load_corpus_labels,
     load_set,
@@ -104,24 +106,6 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # PMC set's fourth test split (each scored once with resolve-18, a dev set since)
 # fresh_test5: citation_fresh_test5, LinkedBooks' fifth test split (scored once with resolve-19)
 # pmc_test5: citation_pmc_test5, the PMC set's fifth and last test split (built at resolve-21)
-SPLITS = (
-    "dev",
-    "test",
-    "fresh",
-    "holdout",
-    "plos",
-    "pmc",
-    "pmc_test",
-    "pmc_test2",
-    "fresh_test",
-    "fresh_test2",
-    "pmc_test3",
-    "fresh_test3",
-    "fresh_test4",
-    "pmc_test4",
-    "fresh_test5",
-    "pmc_test5",
-)
 NAIVE_CUTOFF = 90.0
 _BUCKETS = 1 << 20
 
@@ -129,9 +113,7 @@ _BUCKETS = 1 << 20
 def data_of(split: str, data: Path | None = None) -> Path:
     """The folder a split is read from: ``data`` when given, else the multi-style set for dev and
     test and ``tests/data/real/citation_<split>`` for every other split."""
-    if data is not None:
-        return data
-    return DATA if split in ("dev", "test") else REPO / "tests" / "data" / "real" / f"citation_{split}"
+    return data if data is not None else folder_of(split, REPO / "tests" / "data" / "real")
 
 
 def _trigram_keys(text: str) -> list[int]:

@@ -13,16 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from _labelled_sets import REAL
+
+from reflong.citations.quality import labelled_sets
+from reflong.citations.quality.labelled_sets import SPLITS, apply_audit, complete_seed_recall, folder_of
+from reflong.citations.resolve import SeedTitle
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "bench"
-sys.path.insert(0, str(BENCH))
-
-import resolve_styles  # noqa: E402
-from _labelled_sets import REAL  # noqa: E402
-from citation_styles_audit import apply_audit  # noqa: E402
-
-from reflong.citations.resolve import SeedTitle  # noqa: E402
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -36,19 +34,19 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 def test_every_split_has_its_own_folder():
     # A set added to SPLITS without its folder (or a folder the bench cannot name) fails here.
-    for split in resolve_styles.SPLITS:
-        folder = resolve_styles.data_of(split)
+    for split in SPLITS:
+        folder = folder_of(split, REAL)
         assert (folder / f"seeds.{split}.jsonl").is_file(), split
-    assert resolve_styles.data_of("dev") == REAL / "citation_styles"
-    assert resolve_styles.data_of("pmc_test5") == REAL / "citation_pmc_test5"
-    assert resolve_styles.data_of("pmc", REAL / "elsewhere") == REAL / "elsewhere"
+    assert folder_of("dev", REAL) == REAL / "citation_styles"
+    assert folder_of("pmc_test5", REAL) == REAL / "citation_pmc_test5"
+    assert folder_of("pmc", REAL / "elsewhere") == REAL / "elsewhere" / "citation_pmc"
     # ...and the other way round: a set folder whose split the bench cannot name fails too.
     on_disk = {
         seeds.name.removeprefix("seeds.").removesuffix(".jsonl")
         for folder in REAL.glob("citation_*")
         for seeds in folder.glob("seeds.*.jsonl")
     }
-    assert on_disk == set(resolve_styles.SPLITS)
+    assert on_disk == set(SPLITS)
 
 
 @pytest.mark.slow
@@ -60,9 +58,9 @@ def test_all_scores_every_set_from_its_own_folder():
     assert len(lines) == 1  # one JSON line
     result = json.loads(lines[0])
     assert result["set"] == "tests/data/real" and result["corpus_labels"] is None
-    assert [k for k in result if k not in ("set", "corpus_labels")] == list(resolve_styles.SPLITS)
-    for split in resolve_styles.SPLITS:
-        seeds, entries = resolve_styles.load_set(resolve_styles.data_of(split), split, n)
+    assert [k for k in result if k not in ("set", "corpus_labels")] == list(SPLITS)
+    for split in SPLITS:
+        seeds, entries = labelled_sets.load_set(folder_of(split, REAL), split, n)
         figures = result[split]
         assert (figures["entries"], figures["seeds"]) == (n, len(seeds)), split
         assert figures["gold_pairs"] == sum(e["gold"] is not None for e in entries), split
@@ -71,7 +69,7 @@ def test_all_scores_every_set_from_its_own_folder():
         assert complete["pairs"] <= figures["audited"]["gold_pairs"]
     # A human line per split on stderr, after the progress lines.
     summary = [x for x in out.stderr.splitlines() if " ours P " in x]
-    assert [x.split()[0] for x in summary] == list(resolve_styles.SPLITS)
+    assert [x.split()[0] for x in summary] == list(SPLITS)
 
 
 def test_a_named_split_reads_its_own_folder_without_data():
@@ -114,7 +112,7 @@ def test_complete_seed_recall_counts_only_seeds_with_author_and_date():
         {"gold": "d", "style": "apa"},  # found
     ]
     predicted = ["a", None, "b", None, "a", "a", "d"]
-    assert resolve_styles.complete_seed_recall(seeds, entries, predicted) == {
+    assert complete_seed_recall(seeds, entries, predicted) == {
         "pairs": 3,
         "tp": 2,
         "recall": 0.6667,
@@ -129,8 +127,8 @@ def test_complete_seed_recall_on_a_real_set_matches_a_count_from_the_files():
     out = _run("--splits", "pmc_test5", "--no-naive")
     assert out.returncode == 0, out.stderr
     figures = json.loads(out.stdout)["pmc_test5"]["audited"]
-    seeds, entries = resolve_styles.load_set(folder, "pmc_test5")
-    kept = apply_audit(entries, resolve_styles.load_audit(folder))
+    seeds, entries = labelled_sets.load_set(folder, "pmc_test5")
+    kept = apply_audit(entries, labelled_sets.load_audit(folder))
     complete = {s.arxiv_id for s in seeds if s.first_author and s.published}
     assert figures["complete_seed_recall"]["ours"]["pairs"] == sum(e["gold"] in complete for e in kept)
     assert figures["complete_seed_recall"]["ours"] == {"pairs": 1297, "tp": 1295, "recall": 0.9985}

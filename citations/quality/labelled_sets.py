@@ -23,6 +23,33 @@ from reflong.citations.match import EntryDecision, RawEntry, build_index, match_
 from reflong.citations.resolve import SeedTitle
 from reflong.citations.thresholds import DEFAULT_PROFILE, Thresholds
 
+# Every labelled set, by the split name of its files (``seeds.<split>.jsonl``): the multi-style
+# set's dev and test splits, then each other set in the order it was built (their SOURCES.md).
+SPLITS = (
+    "dev",
+    "test",
+    "fresh",
+    "holdout",
+    "plos",
+    "pmc",
+    "pmc_test",
+    "pmc_test2",
+    "fresh_test",
+    "fresh_test2",
+    "pmc_test3",
+    "fresh_test3",
+    "fresh_test4",
+    "pmc_test4",
+    "fresh_test5",
+    "pmc_test5",
+)
+
+
+def folder_of(split: str, real: Path) -> Path:
+    """The folder of a split under ``real`` (tests/data/real in a checkout): the multi-style set
+    for dev and test, ``citation_<split>`` for every other split."""
+    return real / ("citation_styles" if split in ("dev", "test") else f"citation_{split}")
+
 
 def load_set(data: Path, split: str, limit: int | None = None) -> tuple[list[SeedTitle], list[dict]]:
     """One split's seeds and entries from the folder of its set (the first ``limit`` entries)."""

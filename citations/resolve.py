@@ -88,7 +88,14 @@ class SeedIndex:
             toks = {t for t in plain.split() if t not in STOPWORDS} or set(plain.split())
             self.seeds.append(
                 Seed(
-                    info, plain, len(plain.split()), year, phrase, last, frozenset(toks), nt.seed_name(info.title)
+                    info,
+                    plain,
+                    len(plain.split()),
+                    year,
+                    phrase,
+                    last,
+                    frozenset(toks),
+                    nt.seed_name(info.title),
                 )
             )
             tokens.append(toks)
@@ -159,7 +166,6 @@ class SeedIndex:
             if sd.author_last:
                 by_author[sd.author_last].append(sd)
         return by_author
-
 
     def score_pair(self, seed_i: int, method: str, ref: Reference) -> Match:
         """One (reference, seed) decision: the pair's readings, every reader's evidence

@@ -36,7 +36,9 @@ def read(pair: Pair, provisional: float) -> list[Evidence]:
         own = (
             None
             if seed.author_phrase
-            else te.own_field_with_year(seed.plain, seed.year, ref.words, ref.bounds, ref.years, pair.field[:3])
+            else te.own_field_with_year(
+                seed.plain, seed.year, ref.words, ref.bounds, ref.years, pair.field[:3]
+            )
         )
         if own:
             return [note("first_author", own)]

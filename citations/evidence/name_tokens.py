@@ -76,6 +76,7 @@ def _swapped(a: str, b: str) -> bool:
     diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
+
 def read(pair: Pair, provisional: float) -> list[Evidence]:
     """A veto where the reference prints another coined name where the seed title's stands."""
     seed = pair.seed

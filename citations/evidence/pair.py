@@ -27,7 +27,7 @@ from reflong.citations.evidence import short_title_first as sf
 from reflong.citations.evidence import title_after_names as tan
 from reflong.citations.evidence import title_evidence as te
 from reflong.citations.evidence import variant_years as vy
-from reflong.citations.evidence.base import Evidence, doubt, note, raise_
+from reflong.citations.evidence.base import Evidence, Strength, doubt, note, raise_
 from reflong.citations.evidence.ditto_author import ditto_author, ditto_short_title
 from reflong.citations.evidence.title_layout import Layout, layout, title_field
 from reflong.citations.records import Reference, Seed
@@ -84,7 +84,9 @@ def read_pair(
     carry that folded title; ``twins``: seed id -> other arXiv papers with its title."""
     field_ = title_field(seed, ref)
     lay = layout(seed, ref, field_, t.accept, t.books)
-    pair = Pair(seed, ref, t, field_, lay, lay.score, marks=lay.marks, twins=twins.get(seed.info.arxiv_id, ()))
+    pair = Pair(
+        seed, ref, t, field_, lay, lay.score, marks=lay.marks, twins=twins.get(seed.info.arxiv_id, ())
+    )
     pair.evidence += [note("title_layout", n) for n in lay.notes]
     pair.evidence += [doubt("title_layout", d) for d in lay.doubts]
     _read_author(pair)
@@ -186,7 +188,9 @@ def _read_printed_title(pair: Pair) -> None:
     agreed = author == "match" and pair.year_agrees
     if lay.short and not pair.short_first:
         if agreed:
-            pair.evidence.append(note("short_title", "a short title printed verbatim; first author and year agree"))
+            pair.evidence.append(
+                note("short_title", "a short title printed verbatim; first author and year agree")
+            )
         else:
             why = "a short title printed verbatim, without the seed's first author and year"
             pair.evidence.append(doubt("short_title", why))
@@ -213,4 +217,4 @@ def _read_name_prefix(pair: Pair, agreed: bool) -> None:
         f"field score {lay.field_score:.1f}"
     )
     # The run's readings no longer stand: only what the field says, and the doubts, remain.
-    pair.evidence = [e for e in pair.evidence if e.strength.value == "doubt"] + [note("name_prefix", why)]
+    pair.evidence = [e for e in pair.evidence if e.strength is Strength.DOUBT] + [note("name_prefix", why)]

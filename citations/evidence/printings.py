@@ -23,10 +23,18 @@ if TYPE_CHECKING:
 def read(pair: Pair, provisional: float) -> list[Evidence]:
     seed, ref, lay = pair.seed, pair.ref, pair.lay
     forms = [pair.printed_title, pair.run]
-    doubts = ee.edition_doubts(seed.plain.split(), seed.year, ref.words, ref.years, forms, lay.last, pair.t.late_years)
+    doubts = ee.edition_doubts(
+        seed.plain.split(), seed.year, ref.words, ref.years, forms, lay.last, pair.t.late_years
+    )
     out = [doubt("edition_evidence", d) for d in doubts]
     part = pn.part_doubt(
-        seed.info.title, ref.words, ref.bounds, lay.first, lay.last, ref.cased, own_title_before(ref, lay.first)
+        seed.info.title,
+        ref.words,
+        ref.bounds,
+        lay.first,
+        lay.last,
+        ref.cased,
+        own_title_before(ref, lay.first),
     )
     if part:
         out.append(doubt("part_numbers", part))

@@ -53,7 +53,9 @@ class Reader:
     weighs_score: bool = False  # reads the provisional score (else it gets the title score)
 
 
-def _plain(read: Callable[[Pair, float], list[Evidence]]) -> Callable[[Pair, float, list[Evidence]], list[Evidence]]:
+def _plain(
+    read: Callable[[Pair, float], list[Evidence]],
+) -> Callable[[Pair, float, list[Evidence]], list[Evidence]]:
     return lambda pair, provisional, so_far: read(pair, provisional)
 
 

@@ -42,9 +42,16 @@ def read(pair: Pair, provisional: float) -> list[Evidence]:
         # "... guidelines (8th edition)": another edition has the same title; the seed's own year decides.
         sequel = set()
         if seed.year is not None and seed.year in ref.years:
-            out.append(note("edition_left_out", el.LEFT_OUT.format(mark=edition) + f"; the seed's year {seed.year} printed"))
+            out.append(
+                note(
+                    "edition_left_out",
+                    el.LEFT_OUT.format(mark=edition) + f"; the seed's year {seed.year} printed",
+                )
+            )
         else:
-            out.append(doubt("edition_left_out", el.LEFT_OUT.format(mark=edition) + ", without the seed's year"))
+            out.append(
+                doubt("edition_left_out", el.LEFT_OUT.format(mark=edition) + ", without the seed's year")
+            )
     if sequel:
         out.append(reject("sequel", f"sequel/version number differs ({', '.join(sorted(sequel))})"))
     return out
@@ -56,7 +63,11 @@ def _lookalikes(pair: Pair, sequel: set[str]) -> tuple[list[Evidence], set[str]]
     out: list[Evidence] = []
     spaced = te.glued_numbers(sequel, seed_words, words)
     if spaced:
-        out.append(note("sequel_lookalikes", f"number {', '.join(sorted(spaced))} printed glued to the word after it"))
+        out.append(
+            note(
+                "sequel_lookalikes", f"number {', '.join(sorted(spaced))} printed glued to the word after it"
+            )
+        )
         sequel = sequel - spaced
     named = sl.spaced_names(sequel, seed_words, words)
     if named:

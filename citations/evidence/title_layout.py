@@ -113,9 +113,7 @@ def layout(
             if run.score <= score or not (long_enough or run.score == 100.0):
                 continue
             # A title in capitals gives its case no say ("... PREDICTION IS ALL CONVOLUTIONAL").
-            run_case = (
-                None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
-            )
+            run_case = None if te.mostly_capitals(cased[run.first : run.last + 1] if cased else []) else cased
             before = te.before_is_not_title(ref.words, run_case, ref.colons, ref.bounds, run.first)
             if before is None and te.author_block_before(
                 ref.words, ref.bounds, ref.colons, run.first, seed.author_last

@@ -19,7 +19,13 @@ def read(pair: Pair, provisional: float) -> list[Evidence]:
     if pair.author == "match" or not pair.twins or pair.title_score < pair.t.review:
         return []
     words, start = pair.ref.words, pair.lay.start
-    named = [tid for tid, phrase, last in pair.twins if ae.legacy_verdict(phrase, last, words, start) == "match"]
+    named = [
+        tid for tid, phrase, last in pair.twins if ae.legacy_verdict(phrase, last, words, start) == "match"
+    ]
     if named:
-        return [reject("title_twins", f"names the first author of {named[0]}, another arXiv paper with this title")]
+        return [
+            reject(
+                "title_twins", f"names the first author of {named[0]}, another arXiv paper with this title"
+            )
+        ]
     return [hold("title_twins", f"{pair.twins[0][0]} has this title too and neither first author is named")]

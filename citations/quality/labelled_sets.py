@@ -116,7 +116,9 @@ def apply_audit(entries: list[dict], rows: list[dict]) -> list[dict]:
     return out
 
 
-def decide(seeds: list[SeedTitle], entries: list[dict], profile: str = DEFAULT_PROFILE) -> list[EntryDecision]:
+def decide(
+    seeds: list[SeedTitle], entries: list[dict], profile: str = DEFAULT_PROFILE
+) -> list[EntryDecision]:
     """The pipeline's decision on each entry under the resolver ``profile``, the citing paper
     never resolved against itself."""
     thresholds = Thresholds(profile=profile)
@@ -128,7 +130,9 @@ def decide(seeds: list[SeedTitle], entries: list[dict], profile: str = DEFAULT_P
         index = full
         if e["citing"] in ids:  # the pipeline never resolves a paper against itself
             if e["citing"] not in by_citing:
-                by_citing[e["citing"]] = build_index([s for s in seeds if s.arxiv_id != e["citing"]], thresholds)
+                by_citing[e["citing"]] = build_index(
+                    [s for s in seeds if s.arxiv_id != e["citing"]], thresholds
+                )
             index = by_citing[e["citing"]]
         out.append(match_raw(index, RawEntry(e["id"], e["citing"], e["raw"])))
     return out

@@ -42,12 +42,8 @@ accepted seed is a false positive (and, if the entry has a gold seed, also a fal
 an entry with a gold seed and no accepted seed is a false negative. Entries whose gold is null
 cite a work that is not in the seed list: any accept on them is a false positive.
 
-The naive baseline's all-pairs ``partial_ratio`` (~10,000 x ~8,000) is cut down by an exact
-filter first: a window of the raw string scoring >= 90 against a seed title of length L is at
-most 0.2 L insertions/deletions away from it, and each such edit destroys at most 3 of the
-title's character trigrams, so at least 0.4 L - 2 of them must occur in the raw string (the
-q-gram lemma). Pairs below that bound cannot score 90 and are skipped; the rest are scored
-exactly, so the figures are those of the full all-pairs run.
+The naive baseline (citations/quality/naive_scan.py) is scored exactly: an exact q-gram filter
+only skips pairs that cannot reach 90.
 
 Seeds as arXiv prints them: every arXiv record names a first author and a date, while a seed of
 these sets may have neither (a work cited by its title only, an annotated "author" that is OCR
@@ -73,9 +69,6 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
-from rapidfuzz import fuzz
-
 from reflong.citations.match import EntryDecision
 from reflong.citations.quality.labelled_sets import (
     SPLITS,
@@ -89,6 +82,7 @@ from reflong.citations.quality.labelled_sets import (
     score,
 )
 from reflong.citations.quality.labelled_sets import decide as ours
+from reflong.citations.quality.naive_scan import naive
 from reflong.citations.resolve import SeedTitle
 from reflong.citations.thresholds import DEFAULT_PROFILE, PROFILES
 
@@ -106,55 +100,12 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # PMC set's fourth test split (each scored once with resolve-18, a dev set since)
 # fresh_test5: citation_fresh_test5, LinkedBooks' fifth test split (scored once with resolve-19)
 # pmc_test5: citation_pmc_test5, the PMC set's fifth and last test split (built at resolve-21)
-NAIVE_CUTOFF = 90.0
-_BUCKETS = 1 << 20
 
 
 def data_of(split: str, data: Path | None = None) -> Path:
     """The folder a split is read from: ``data`` when given, else the multi-style set for dev and
     test and ``tests/data/real/citation_<split>`` for every other split."""
     return data if data is not None else folder_of(split, REPO / "tests" / "data" / "real")
-
-
-def _trigram_keys(text: str) -> list[int]:
-    return [hash(text[i : i + 3]) & (_BUCKETS - 1) for i in range(len(text) - 2)]
-
-
-def naive(seeds: list[SeedTitle], entries: list[dict]) -> list[str | None]:
-    """Best seed with partial_ratio >= 90 on lower-cased strings (exact; see the module doc)."""
-    order = sorted(range(len(seeds)), key=lambda i: seeds[i].arxiv_id)
-    titles = [seeds[i].title.lower() for i in order]
-    keys = [_trigram_keys(t) for t in titles]
-    flat = np.fromiter((k for ks in keys for k in ks), dtype=np.int64)
-    counts = np.array([len(ks) for ks in keys])
-    owner = np.repeat(np.arange(len(titles)), counts)
-    lengths = np.array([len(t) for t in titles])
-    need = 0.4 * lengths - 2
-    key_sets = [frozenset(ks) for ks in keys]
-    out: list[str | None] = []
-    mask = np.zeros(_BUCKETS, dtype=bool)
-    for e in entries:
-        raw = e["raw"].lower()
-        rk = _trigram_keys(raw)
-        mask[rk] = True
-        hits = np.bincount(owner, weights=mask[flat], minlength=len(titles))
-        mask[rk] = False
-        cand = [int(i) for i in np.nonzero((hits >= need) & (lengths <= len(raw)))[0]]
-        # A title longer than the raw string swaps roles in partial_ratio: the raw string is
-        # then the needle, and the same bound holds for its trigrams found in the title.
-        bound = 0.4 * len(raw) - 2
-        for i in np.nonzero(lengths > len(raw))[0]:
-            have = key_sets[i]
-            if sum(k in have for k in rk) >= bound:
-                cand.append(int(i))
-        cand.sort()
-        best, best_score = None, NAIVE_CUTOFF - 1e-9
-        for i in cand:
-            score = fuzz.partial_ratio(titles[i], raw, score_cutoff=NAIVE_CUTOFF)
-            if score > best_score:
-                best, best_score = seeds[order[i]].arxiv_id, score
-        out.append(best)
-    return out
 
 
 def misses(
@@ -376,7 +327,12 @@ def main(argv: list[str] | None = None) -> int:
     if (args.corpus / "labels" / "dev.jsonl").is_file():
         seeds, entries = load_corpus_labels(args.corpus)
         result["corpus_labels"] = evaluate(
-            seeds, entries, not args.no_naive, "corpus_labels", with_ours=not args.no_ours, profile=args.profile
+            seeds,
+            entries,
+            not args.no_naive,
+            "corpus_labels",
+            with_ours=not args.no_ours,
+            profile=args.profile,
         )
         wrong += result["corpus_labels"].pop("_misses")
     else:

@@ -3,7 +3,7 @@
 Why one module: the sets citation_fresh, citation_holdout, citation_plos, citation_pmc and its
 test splits citation_pmc_test ... citation_pmc_test5, and LinkedBooks' test splits
 citation_fresh_test ... citation_fresh_test5, are made the same way (the citation_styles format,
-a builder in bench/ that rebuilds them byte for byte from a pinned snapshot, a label audit of
+a builder in citations/quality/builders/ that rebuilds them byte for byte from a pinned snapshot, a label audit of
 rules plus hand errata) and their tests made the
 same checks with only the script, flag and file names changed. Each set test now names its set
 once (``LabelledSet``) and calls these checks with the figures its SOURCES.md reports; what only
@@ -15,6 +15,7 @@ Nothing here runs our resolver: the sets are held out, and the bench is run with
 from __future__ import annotations
 
 import gzip
+import importlib
 import json
 import os
 import re
@@ -31,8 +32,8 @@ from reflong.citations.fields.normalize import norm
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO / "tests" / "data" / "real"  # the committed labelled sets
-BENCH = REPO / "bench"
-RESOLVE_STYLES = BENCH / "resolve_styles.py"
+RESOLVE_STYLES = REPO / "bench" / "resolve_styles.py"
+BUILDERS = "reflong.citations.quality.builders"
 # A row of a SOURCES.md per-style table: | style | entries | gold pairs | left out by the audit |
 _TABLE_ROW = re.compile(
     r"^\| \*{0,2}(\w+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}([\d,]+)\*{0,2} \| \*{0,2}(\d+)\*{0,2} \|$",
@@ -74,10 +75,10 @@ class LabelledSet:
 
 @dataclass(frozen=True)
 class Builder:
-    """A set's builder script in bench/, the flag naming its snapshot, where the snapshot is (an
+    """A set's builder (citations/quality/builders), the flag naming its snapshot, where the snapshot is (an
     environment variable may point elsewhere)."""
 
-    script: str  # e.g. "build_citation_plos"
+    script: str  # the builder module, e.g. "plos"
     flag: str  # e.g. "--plos"
     env: str  # e.g. "REFLONG_PLOS_GIT"
     default: str  # the git dir the fetch tool leaves
@@ -123,10 +124,14 @@ def sets_built_before(own: LabelledSet) -> tuple[Path, ...]:
     return tuple(REAL / name for names in BUILD_ORDER[:batch] for name in names)
 
 
-def bench_module(name: str):
-    """A bench/ module, imported as the scripts import each other."""
-    sys.path.insert(0, str(BENCH))
-    return __import__(name)
+def builder_module(name: str):
+    """A labelled-set builder of citations/quality/builders (``"pmc"``, ``"audit"``, ...)."""
+    return importlib.import_module(f"{BUILDERS}.{name}")
+
+
+def builder_command(name: str) -> list[str]:
+    """The command that runs a builder as its set's SOURCES.md says: ``python -m ...``."""
+    return [sys.executable, "-m", f"{BUILDERS}.{name}"]
 
 
 def assert_counts(s: LabelledSet, *, entries: int, seeds: int, cited: int, containers: int) -> None:
@@ -207,7 +212,7 @@ def assert_titles_printed(s: LabelledSet, builder: str, *, seed_title_differs: i
     rows = s.entries()
     differs = sum(seeds[e["gold"]]["title"].lower() not in e["raw"].lower() for e in rows if e["gold"])
     assert differs == seed_title_differs
-    b = bench_module(builder)
+    b = builder_module(builder)
     assert all(b.title_start(e["raw"], e["title"]) >= 0 for e in rows)
 
 
@@ -216,8 +221,8 @@ def assert_no_work_of_the_prior_sets(
 ) -> None:
     """No seed's title is a title of the sets built before (the builders' ``set_norm``):
     ``prior_sets``, or the builder's ``PRIOR_SETS``."""
-    b = bench_module(builder)
-    fresh = bench_module("build_citation_fresh")
+    b = builder_module(builder)
+    fresh = builder_module("fresh")
     seen = set().union(*(fresh.styles_titles(p) for p in (prior_sets or b.PRIOR_SETS)))
     assert not any(fresh.norm(x["title"]) in seen for x in s.seeds())
 
@@ -239,7 +244,7 @@ def assert_no_title_or_string_of(s: LabelledSet, prior: tuple[Path, ...]) -> Non
     """No seed or entry title of ``s`` (the builders' ``set_norm``) is an entry title of a set
     built before it, and no raw string of ``s`` is one of theirs: nothing read or tuned on is in
     a test split."""
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     mine = {fresh.norm(x["title"]) for x in s.seeds()} | {fresh.norm(e["title"]) for e in s.entries()}
     raws = {e["raw"] for e in s.entries()}
     for folder in prior:
@@ -278,7 +283,7 @@ def assert_gzip_header_fixed(s: LabelledSet) -> None:
 def assert_errata_reasoned(s: LabelledSet, categories: dict[str, int]) -> list[dict]:
     """Every hand erratum has a reason, names an entry of the set with its old value, a new gold
     that is another cited seed, and only seeds of the set in its note. Returns the errata."""
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     rows = {e["id"]: e for e in s.entries()}
     seeds = {x["arxiv_id"]: x for x in s.seeds()}
     errata = audit.read_errata(s.data / "errata.jsonl")  # raises on a row without a note
@@ -300,7 +305,7 @@ def assert_audit_is_rules_plus_errata(
     """audit.jsonl is exactly the rules' rows plus the errata's (rebuilt from them); ``rules``
     (id -> category) when given is what the rules must have fired on; ``kept`` entries are scored
     after the audit, ``kept_gold`` of them with a gold. Returns the rules' rows."""
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     entries = s.entries()
     audit_rows = s.rows("audit.jsonl")
     fired = {r["id"]: r["category"] for r in audit_rows if r["by"] == "rule"}
@@ -355,8 +360,7 @@ def assert_rebuild_equals_committed(
     files byte for byte."""
     out = subprocess.run(
         [
-            sys.executable,
-            str(BENCH / f"{b.script}.py"),
+            *builder_command(b.script),
             b.flag,
             str(b.snapshot),
             *args,
@@ -379,8 +383,7 @@ def assert_wrong_snapshot_one_error(
     ``{dir}`` for the directory), exit 2, no traceback, nothing written (``args``: more options)."""
     out = subprocess.run(
         [
-            sys.executable,
-            str(BENCH / f"{b.script}.py"),
+            *builder_command(b.script),
             b.flag,
             str(tmp_path),
             *args,

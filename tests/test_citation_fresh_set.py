@@ -26,7 +26,7 @@ from _labelled_sets import (
     assert_rebuild_equals_committed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
 )
 
 # a labelled set's data checks: in the full suite (-m slow), not the fast one
@@ -51,7 +51,7 @@ BENCH = RESOLVE_STYLES
 # The LinkedBooks snapshot the set is built from (as the fetch tool leaves it);
 # $REFLONG_LINKEDBOOKS_GIT points elsewhere. Without it the rebuild test skips.
 BUILDER = Builder(
-    "build_citation_fresh",
+    "fresh",
     flag="--linkedbooks",
     env="REFLONG_LINKEDBOOKS_GIT",
     default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
@@ -60,7 +60,7 @@ BUILDER = Builder(
 
 
 def _builder():
-    return bench_module("build_citation_fresh")
+    return builder_module("fresh")
 
 
 def test_the_set_holds_the_counts_its_sources_file_reports():
@@ -252,5 +252,5 @@ def test_the_builder_gives_the_committed_bytes_again(tmp_path):
 
 def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
-        BUILDER, tmp_path, "build_citation_fresh: cannot read 9411db4e918b in {dir} (git exit 128)"
+        BUILDER, tmp_path, "builders.fresh: cannot read 9411db4e918b in {dir} (git exit 128)"
     )

@@ -1,6 +1,6 @@
 """LinkedBooks' SECOND TEST split (tests/data/real/citation_fresh_test2, ``fresh_test2``).
 
-Built by ``bench/build_citation_fresh.py --part test2`` after the first test split (fresh_test)
+Built by ``citations/quality/builders/fresh.py --part test2`` after the first test split (fresh_test)
 was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
 (the same salted hash, residue 1), leaving out every work and string of every earlier set,
 fresh_test included, and every work printed two ways across the two samples. These tests pin what
@@ -32,7 +32,7 @@ from _labelled_sets import (
     assert_sources_table,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
@@ -74,7 +74,7 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 
 def test_test2_is_the_next_residue_and_its_own_id_letter():
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     part, first = fresh.PARTS["test2"], fresh.PARTS["test"]
     assert (part.folder, part.split, part.prefix) == (
         FRESH_TEST2.data,
@@ -92,11 +92,11 @@ def test_test2_is_the_next_residue_and_its_own_id_letter():
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = sets_built_before(FRESH_TEST2)
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     assert set(earlier) == set(fresh.TEST2_PRIOR_SETS) and REAL / "citation_fresh_test" in earlier
     assert fresh.PARTS["test2"].prior_sets == fresh.TEST2_PRIOR_SETS
     assert fresh.PARTS["test"].prior_sets == fresh.TEST_PRIOR_SETS  # fresh_test as it was
-    assert_no_work_of_the_prior_sets(FRESH_TEST2, "build_citation_fresh", earlier)
+    assert_no_work_of_the_prior_sets(FRESH_TEST2, "fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST2.entries())
     raws = set()
@@ -111,7 +111,7 @@ def test_a_work_printed_two_ways_across_the_samples_is_left_out():
     counts the strings of this sample it drops; works of the earlier sample alone count nothing."""
     from collections import Counter
 
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
 
     def item(title: str, raw: str, year: int, earlier: bool = False) -> dict:
         it = {
@@ -188,6 +188,6 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        "builders.fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
         ("--part", "test2"),
     )

@@ -1,6 +1,6 @@
 """LinkedBooks' THIRD TEST split (tests/data/real/citation_fresh_test3, ``fresh_test3``).
 
-Built by ``bench/build_citation_fresh.py --part test3`` after the second test split (fresh_test2)
+Built by ``citations/quality/builders/fresh.py --part test3`` after the second test split (fresh_test2)
 was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
 (the same salted hash, residue 2), leaving out every work and string of every earlier set,
 fresh_test2 and pmc_test3 included, and every work printed two ways across this sample and the
@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_sources_table,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
@@ -76,7 +76,7 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 
 def test_test3_is_the_third_residue_and_its_own_id_letter():
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     part = fresh.PARTS["test3"]
     assert (part.folder, part.split, part.prefix) == (
         FRESH_TEST3.data,
@@ -95,12 +95,12 @@ def test_test3_is_the_third_residue_and_its_own_id_letter():
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = sets_built_before(FRESH_TEST3)
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     assert set(earlier) == set(fresh.TEST3_PRIOR_SETS)
     assert {REAL / "citation_fresh_test2", REAL / "citation_pmc_test3"} <= set(earlier)
     assert fresh.PARTS["test3"].prior_sets == fresh.TEST3_PRIOR_SETS
     assert fresh.PARTS["test2"].prior_sets == fresh.TEST2_PRIOR_SETS  # fresh_test2 as it was
-    assert_no_work_of_the_prior_sets(FRESH_TEST3, "build_citation_fresh", earlier)
+    assert_no_work_of_the_prior_sets(FRESH_TEST3, "fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST3.entries())
     raws = set()
@@ -157,6 +157,6 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        "builders.fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
         ("--part", "test3"),
     )

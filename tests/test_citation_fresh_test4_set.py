@@ -1,6 +1,6 @@
 """LinkedBooks' FOURTH TEST split (tests/data/real/citation_fresh_test4, ``fresh_test4``).
 
-Built by ``bench/build_citation_fresh.py --part test4`` after the third test split (fresh_test3)
+Built by ``citations/quality/builders/fresh.py --part test4`` after the third test split (fresh_test3)
 was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
 (the same salted hash, residue 3), leaving out every work and string of every citation_* set on
 main when it was made, fresh_test3 included, and every work printed two ways across this sample
@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_sources_table,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
@@ -79,7 +79,7 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 
 def test_test4_is_the_fourth_residue_and_its_own_id_letter():
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     part = fresh.PARTS["test4"]
     assert (part.folder, part.split, part.prefix) == (
         FRESH_TEST4.data,
@@ -105,11 +105,11 @@ def test_test4_is_the_fourth_residue_and_its_own_id_letter():
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = sets_built_before(FRESH_TEST4)
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     assert set(earlier) == set(fresh.TEST4_PRIOR_SETS) == set(fresh.PARTS["test4"].prior_sets)
     assert REAL / "citation_fresh_test3" in earlier
     assert fresh.PARTS["test3"].prior_sets == fresh.TEST3_PRIOR_SETS  # fresh_test3 as it was
-    assert_no_work_of_the_prior_sets(FRESH_TEST4, "build_citation_fresh", earlier)
+    assert_no_work_of_the_prior_sets(FRESH_TEST4, "fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST4.entries())
     raws = set()
@@ -169,6 +169,6 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        "builders.fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
         ("--part", "test4"),
     )

@@ -1,6 +1,6 @@
 """LinkedBooks' FIFTH TEST split (tests/data/real/citation_fresh_test5, ``fresh_test5``).
 
-Built by ``bench/build_citation_fresh.py --part test5`` after the fourth test split (fresh_test4)
+Built by ``citations/quality/builders/fresh.py --part test5`` after the fourth test split (fresh_test4)
 was scored once and became a dev set: another ninth of the works of LinkedBooks' training file
 (the same salted hash, residue 4), leaving out every work and string of every citation_* set on
 merge30 when it was made, fresh_test4 and pmc_test4 included, and every work printed two ways
@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_sources_table,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
@@ -80,7 +80,7 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 
 def test_test5_is_the_fifth_residue_and_its_own_id_letter():
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     part = fresh.PARTS["test5"]
     assert (part.folder, part.split, part.prefix) == (
         FRESH_TEST5.data,
@@ -112,11 +112,11 @@ def test_test5_is_the_fifth_residue_and_its_own_id_letter():
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = sets_built_before(FRESH_TEST5)
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     assert set(earlier) == set(fresh.TEST5_PRIOR_SETS) == set(fresh.PARTS["test5"].prior_sets)
     assert REAL / "citation_fresh_test4" in earlier and REAL / "citation_pmc_test4" in earlier
     assert fresh.PARTS["test4"].prior_sets == fresh.TEST4_PRIOR_SETS  # fresh_test4 as it was
-    assert_no_work_of_the_prior_sets(FRESH_TEST5, "build_citation_fresh", earlier)
+    assert_no_work_of_the_prior_sets(FRESH_TEST5, "fresh", earlier)
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST5.entries())
     raws = set()
@@ -176,6 +176,6 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        "builders.fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
         ("--part", "test5"),
     )

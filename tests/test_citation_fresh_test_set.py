@@ -1,6 +1,6 @@
 """LinkedBooks' held-out TEST split (tests/data/real/citation_fresh_test, split ``fresh_test``).
 
-Built by ``bench/build_citation_fresh.py --part test`` from LinkedBooks' training file, which no
+Built by ``citations/quality/builders/fresh.py --part test`` from LinkedBooks' training file, which no
 earlier set read: one work in nine (a hash of the work key, every string of a work together),
 leaving out every work and string of every earlier set, so it measures the humanities style held
 out. These tests pin what it holds (counts per style as its SOURCES.md reports them, every gold a
@@ -15,11 +15,9 @@ from __future__ import annotations
 import gzip
 import json
 import subprocess
-import sys
 
 import pytest
 from _labelled_sets import (
-    BENCH,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -33,7 +31,8 @@ from _labelled_sets import (
     assert_sources_table,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_command,
+    builder_module,
     sets_built_before,
 )
 from test_citation_fresh_set import BUILDER
@@ -72,9 +71,9 @@ def test_every_gold_is_a_cited_seed_and_held_out_works_have_none():
 
 def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
     earlier = sets_built_before(FRESH_TEST)
-    assert set(earlier) == set(bench_module("build_citation_fresh").TEST_PRIOR_SETS)
-    assert_no_work_of_the_prior_sets(FRESH_TEST, "build_citation_fresh", earlier)
-    fresh = bench_module("build_citation_fresh")
+    assert set(earlier) == set(builder_module("fresh").TEST_PRIOR_SETS)
+    assert_no_work_of_the_prior_sets(FRESH_TEST, "fresh", earlier)
+    fresh = builder_module("fresh")
     seen = set().union(*(fresh.styles_titles(p) for p in earlier))
     assert not any(fresh.norm(e["title"]) in seen for e in FRESH_TEST.entries())
     raws = set()
@@ -85,7 +84,7 @@ def test_no_work_or_string_of_an_earlier_set_is_in_the_split():
 
 
 def test_the_sample_takes_whole_works_one_in_nine():
-    fresh = bench_module("build_citation_fresh")
+    fresh = builder_module("fresh")
     assert fresh.TEST_SHARE == 9
     # every entry's own title is in the sample (all strings of a work go together)
     assert all(fresh.in_test_share(e["title"]) for e in FRESH_TEST.entries())
@@ -123,7 +122,7 @@ def test_the_bench_scores_the_split_with_the_baseline_only():
 
 
 def test_an_author_field_of_punctuation_alone_is_title_first():
-    b = bench_module("build_citation_fresh")
+    b = builder_module("fresh")
     T = b.Token
     assert b.style_of([T(",", "author"), T("Romanus", "title"), T("bilinguis", "title")]) == "title_first"
 
@@ -140,7 +139,7 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
+        "builders.fresh: cannot read d00ca1ff3a3b:dataset.tar.gz in {dir} (git exit 128)",
         ("--part", "test"),
     )
 
@@ -148,8 +147,7 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
 def test_an_unknown_part_is_refused_by_the_command_line(tmp_path):
     out = subprocess.run(
         [
-            sys.executable,
-            str(BENCH / "build_citation_fresh.py"),
+            *builder_command("fresh"),
             "--linkedbooks",
             str(tmp_path),
             "--part",

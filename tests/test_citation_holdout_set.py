@@ -28,7 +28,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
 )
 
 # a labelled set's data checks: in the full suite (-m slow), not the fast one
@@ -51,7 +51,7 @@ HOLDOUT = LabelledSet(
 # The packtools snapshot the set is built from (as the fetch tool leaves it); $REFLONG_SCIELO_GIT
 # points elsewhere. Without it the rebuild test skips; every other test reads the committed files.
 BUILDER = Builder(
-    "build_citation_holdout",
+    "holdout",
     flag="--scielo",
     env="REFLONG_SCIELO_GIT",
     default="/work/.mirror/scieloorg+packtools/repo",
@@ -79,7 +79,7 @@ def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
     # gold entries whose string prints the seed's title differently (a typo, glue, a subtitle);
     # the labelled title of each entry is printed in its string (the source annotates the
     # mixed-citation it stands beside)
-    assert_titles_printed(HOLDOUT, "build_citation_holdout", seed_title_differs=16)
+    assert_titles_printed(HOLDOUT, "holdout", seed_title_differs=16)
 
 
 def test_the_gzip_header_is_fixed():
@@ -111,7 +111,7 @@ def test_the_bench_scores_the_holdout_split_with_the_baseline_only():
 
 
 def test_the_style_rule_reads_the_printed_shape():
-    b = bench_module("build_citation_holdout")
+    b = builder_module("holdout")
     assert (
         b.style_of(
             "Mendes, L. (2017). Gentrificação turística em Lisboa. Cadernos",
@@ -149,7 +149,7 @@ def test_the_style_rule_reads_the_printed_shape():
 
 
 def test_the_converter_reads_a_scielo_reference_as_printed_and_as_annotated():
-    b = bench_module("build_citation_holdout")
+    b = builder_module("holdout")
     ref = ET.fromstring(
         "<ref><label>5</label><mixed-citation>5. BAKHTIN, M. Os gêneros do discurso. <italic>In:</italic>"
         " BAKHTIN, M. <italic>Os gêneros do discurso</italic> Trad. Paulo Bezerra. São Paulo: Editora 34,"
@@ -192,5 +192,5 @@ def test_the_builder_gives_the_committed_bytes_again(tmp_path):
 
 def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
-        BUILDER, tmp_path, "build_citation_holdout: cannot read fe1ada8cd7cc in {dir} (git exit 128)"
+        BUILDER, tmp_path, "builders.holdout: cannot read fe1ada8cd7cc in {dir} (git exit 128)"
     )

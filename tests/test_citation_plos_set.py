@@ -31,7 +31,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
 )
 
 # a labelled set's data checks: in the full suite (-m slow), not the fast one
@@ -48,7 +48,7 @@ PLOS = LabelledSet(
 # The allofplos snapshot the set is built from (as the fetch tool leaves it); $REFLONG_PLOS_GIT
 # points elsewhere. Without it the rebuild test skips; every other test reads the committed files.
 BUILDER = Builder(
-    "build_citation_plos",
+    "plos",
     flag="--plos",
     env="REFLONG_PLOS_GIT",
     default="/work/.mirror/PLOS+allofplos/repo",
@@ -71,19 +71,20 @@ def test_the_sources_file_tables_are_the_committed_counts():
     """SOURCES.md's per-style table (entries, gold pairs, left out by the audit) is read from the
     file itself, so the file and the data cannot drift apart."""
     text = assert_sources_table(PLOS)
-    b = bench_module("build_citation_plos")
+    b = builder_module("plos")
     assert (
         b.PLOS_COMMIT in text
-        and f"MAX_ARTICLES = {b.MAX_ARTICLES}" in (REPO / "bench" / "build_citation_plos.py").read_text()
+        and f"MAX_ARTICLES = {b.MAX_ARTICLES}"
+        in (REPO / "citations" / "quality" / "builders" / "plos.py").read_text()
     )
 
 
 def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
     assert_gold_is_cited_seed(PLOS, held_out=654)  # entries citing a held-out work
     # one gold entry prints the seed's title differently ("morphometry—the" for "morphometry–the")
-    assert_titles_printed(PLOS, "build_citation_plos", seed_title_differs=1)
+    assert_titles_printed(PLOS, "plos", seed_title_differs=1)
     # no work of the three other sets is here
-    assert_no_work_of_the_prior_sets(PLOS, "build_citation_plos")
+    assert_no_work_of_the_prior_sets(PLOS, "plos")
 
 
 def test_the_gzip_header_is_fixed():
@@ -107,7 +108,7 @@ def test_the_bench_scores_the_plos_split_with_the_baseline_only():
 
 
 def test_the_style_rule_reads_the_printed_author_layout():
-    b = bench_module("build_citation_plos")
+    b = builder_module("plos")
     assert (
         b.style_of(
             "Leung L, Klopper AV (2011) Apical migration of nuclei. Development 138",
@@ -144,7 +145,7 @@ def test_the_style_rule_reads_the_printed_author_layout():
 
 
 def test_the_converter_reads_a_plos_reference_as_printed_and_as_marked():
-    b = bench_module("build_citation_plos")
+    b = builder_module("plos")
     mixed = ET.fromstring(
         "<mixed-citation publication-type='book'><name><surname>Rice</surname><given-names>SO</given-names>"
         "</name> (<year>1954</year>) <article-title>Mathematical analysis of random noise</article-title>. In:"
@@ -197,5 +198,5 @@ def test_the_builder_gives_the_committed_bytes_again(tmp_path):
 
 def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
-        BUILDER, tmp_path, "build_citation_plos: cannot read 07fdeed848b2 in {dir} (git exit 128)"
+        BUILDER, tmp_path, "builders.plos: cannot read 07fdeed848b2 in {dir} (git exit 128)"
     )

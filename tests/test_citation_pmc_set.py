@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
 )
 
 # a labelled set's data checks: in the full suite (-m slow), not the fast one
@@ -51,7 +51,7 @@ PMC = LabelledSet(
 # $REFLONG_GLUTTON_GIT points elsewhere. Without it the rebuild test skips; every other test reads
 # the committed files.
 BUILDER = Builder(
-    "build_citation_pmc",
+    "pmc",
     flag="--glutton",
     env="REFLONG_GLUTTON_GIT",
     default="/work/.mirror/kermitt2+biblio-glutton/repo",
@@ -60,7 +60,7 @@ BUILDER = Builder(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_set_holds_the_counts_its_sources_file_reports():
@@ -82,7 +82,7 @@ def test_the_sources_file_tables_are_the_committed_counts():
     assert b.GLUTTON_COMMIT in text and b.GLUTTON_PATH in text
     assert (
         f"SHARE = {b.SHARE}" in text
-        and f"SHARE = {b.SHARE}" in (REPO / "bench" / "build_citation_pmc.py").read_text()
+        and f"SHARE = {b.SHARE}" in (REPO / "citations" / "quality" / "builders" / "pmc.py").read_text()
     )
 
 
@@ -90,9 +90,9 @@ def test_every_gold_is_a_cited_seed_and_every_title_is_printed_in_its_string():
     assert_gold_is_cited_seed(PMC, held_out=671)  # entries citing a held-out work
     # gold entries whose string prints the seed's title other than verbatim (a hyphen kept at a
     # PDF line break, a dash or quote, a character the PDF lost)
-    assert_titles_printed(PMC, "build_citation_pmc", seed_title_differs=364)
+    assert_titles_printed(PMC, "pmc", seed_title_differs=364)
     # no work of the four other sets is here
-    assert_no_work_of_the_prior_sets(PMC, "build_citation_pmc")
+    assert_no_work_of_the_prior_sets(PMC, "pmc")
 
 
 def test_the_gzip_header_is_fixed():
@@ -214,7 +214,7 @@ def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
     )
 
 

@@ -29,7 +29,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_pmc_set import BUILDER, PMC
@@ -49,7 +49,7 @@ PMC_TEST2 = LabelledSet(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_second_test_split_holds_the_counts_its_sources_file_reports():
@@ -89,10 +89,10 @@ def test_share_2_is_the_second_test_split_and_leaves_out_every_earlier_set():
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():
     assert_gold_is_cited_seed(PMC_TEST2, held_out=664)  # entries citing a held-out work
-    assert_titles_printed(PMC_TEST2, "build_citation_pmc", seed_title_differs=326)
+    assert_titles_printed(PMC_TEST2, "pmc", seed_title_differs=326)
     # no work of the four older sets, the dev share or the first test share (entries' titles too)
-    assert_no_work_of_the_prior_sets(PMC_TEST2, "build_citation_pmc", _builder().SHARES[2].prior_sets)
-    fresh = bench_module("build_citation_fresh")
+    assert_no_work_of_the_prior_sets(PMC_TEST2, "pmc", _builder().SHARES[2].prior_sets)
+    fresh = builder_module("fresh")
     mine = {fresh.norm(s["title"]) for s in PMC_TEST2.seeds()}
     raws = {e["raw"] for e in PMC_TEST2.entries()}
     for s in (PMC, PMC_TEST):
@@ -146,7 +146,7 @@ def test_the_bench_scores_the_second_test_split_with_the_baseline_only():
 
 
 def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     flagged = _scan(PMC_TEST2.data, PMC_TEST2.split)
     assert len(flagged) == 42
     errata = audit.read_errata(PMC_TEST2.data / "errata.jsonl")
@@ -170,6 +170,6 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_second_test_share(tmp_path)
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
         ("--share", "2"),
     )

@@ -32,7 +32,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
@@ -53,7 +53,7 @@ PMC_TEST3 = LabelledSet(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_third_test_split_holds_the_counts_its_sources_file_reports():
@@ -95,9 +95,9 @@ def test_share_3_is_the_third_test_split_and_leaves_out_every_earlier_set():
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():
     assert_gold_is_cited_seed(PMC_TEST3, held_out=667)  # entries citing a held-out work
-    assert_titles_printed(PMC_TEST3, "build_citation_pmc", seed_title_differs=352)
+    assert_titles_printed(PMC_TEST3, "pmc", seed_title_differs=352)
     prior = _builder().SHARES[3].prior_sets
-    assert_no_work_of_the_prior_sets(PMC_TEST3, "build_citation_pmc", prior)
+    assert_no_work_of_the_prior_sets(PMC_TEST3, "pmc", prior)
     assert_no_title_or_string_of(PMC_TEST3, prior)
 
 
@@ -139,7 +139,7 @@ def test_the_bench_scores_the_third_test_split_with_the_baseline_only():
 
 
 def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     flagged = _scan(PMC_TEST3.data, PMC_TEST3.split)
     assert len(flagged) == 37
     errata = audit.read_errata(PMC_TEST3.data / "errata.jsonl")
@@ -164,6 +164,6 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_third_test_share(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
         ("--share", "3"),
     )

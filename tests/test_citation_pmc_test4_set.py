@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
@@ -54,7 +54,7 @@ PMC_TEST4 = LabelledSet(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_fourth_test_split_holds_the_counts_its_sources_file_reports():
@@ -96,9 +96,9 @@ def test_share_4_is_the_fourth_test_split_and_leaves_out_every_earlier_set():
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():
     assert_gold_is_cited_seed(PMC_TEST4, held_out=662)  # entries citing a held-out work
-    assert_titles_printed(PMC_TEST4, "build_citation_pmc", seed_title_differs=336)
+    assert_titles_printed(PMC_TEST4, "pmc", seed_title_differs=336)
     prior = _builder().SHARES[4].prior_sets
-    assert_no_work_of_the_prior_sets(PMC_TEST4, "build_citation_pmc", prior)
+    assert_no_work_of_the_prior_sets(PMC_TEST4, "pmc", prior)
     assert_no_title_or_string_of(PMC_TEST4, prior)
 
 
@@ -150,7 +150,7 @@ def test_the_bench_scores_the_fourth_test_split_with_the_baseline_only():
 
 
 def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     flagged = _scan(PMC_TEST4.data, PMC_TEST4.split)
     assert len(flagged) == 30
     errata = audit.read_errata(PMC_TEST4.data / "errata.jsonl")
@@ -175,6 +175,6 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_fourth_test_share(tmp_path)
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
         ("--share", "4"),
     )

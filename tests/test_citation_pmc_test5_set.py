@@ -33,7 +33,7 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_module,
     sets_built_before,
 )
 from test_citation_pmc_set import BUILDER
@@ -53,7 +53,7 @@ PMC_TEST5 = LabelledSet(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_fifth_test_split_holds_the_counts_its_sources_file_reports():
@@ -95,9 +95,9 @@ def test_share_5_is_the_fifth_test_split_and_leaves_out_every_earlier_set():
 
 def test_every_gold_is_a_cited_seed_and_no_work_or_string_is_shared_with_an_earlier_set():
     assert_gold_is_cited_seed(PMC_TEST5, held_out=632)  # entries citing a held-out work
-    assert_titles_printed(PMC_TEST5, "build_citation_pmc", seed_title_differs=321)
+    assert_titles_printed(PMC_TEST5, "pmc", seed_title_differs=321)
     prior = _builder().SHARES[5].prior_sets
-    assert_no_work_of_the_prior_sets(PMC_TEST5, "build_citation_pmc", prior)
+    assert_no_work_of_the_prior_sets(PMC_TEST5, "pmc", prior)
     assert_no_title_or_string_of(PMC_TEST5, prior)
 
 
@@ -148,7 +148,7 @@ def test_the_bench_scores_the_fifth_test_split_with_the_baseline_only():
 
 
 def test_the_scan_finds_the_strings_the_errata_leave_out_for_their_shape():
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     flagged = _scan(PMC_TEST5.data, PMC_TEST5.split)
     assert len(flagged) == 34
     errata = audit.read_errata(PMC_TEST5.data / "errata.jsonl")
@@ -174,6 +174,6 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_fifth_test_share(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
         ("--share", "5"),
     )

@@ -14,11 +14,9 @@ the biblio-glutton snapshot is on this machine, that ``--share 1`` gives the com
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 from _labelled_sets import (
-    BENCH,
     LabelledSet,
     assert_audit_is_rules_plus_errata,
     assert_counts,
@@ -33,7 +31,8 @@ from _labelled_sets import (
     assert_titles_printed,
     assert_wrong_snapshot_one_error,
     bench_baseline,
-    bench_module,
+    builder_command,
+    builder_module,
 )
 from test_citation_pmc_set import BUILDER, PMC
 
@@ -51,7 +50,7 @@ PMC_TEST = LabelledSet(
 
 
 def _builder():
-    return bench_module("build_citation_pmc")
+    return builder_module("pmc")
 
 
 def test_the_test_split_holds_the_counts_its_sources_file_reports():
@@ -85,10 +84,10 @@ def test_the_shares_are_the_dev_set_and_the_test_split():
 
 def test_every_gold_is_a_cited_seed_and_no_work_is_shared_with_the_dev_set():
     assert_gold_is_cited_seed(PMC_TEST, held_out=705)  # entries citing a held-out work
-    assert_titles_printed(PMC_TEST, "build_citation_pmc", seed_title_differs=300)
+    assert_titles_printed(PMC_TEST, "pmc", seed_title_differs=300)
     # no work of the four older sets nor of the dev share (its entries' titles included)
-    assert_no_work_of_the_prior_sets(PMC_TEST, "build_citation_pmc", _builder().SHARES[1].prior_sets)
-    fresh = bench_module("build_citation_fresh")
+    assert_no_work_of_the_prior_sets(PMC_TEST, "pmc", _builder().SHARES[1].prior_sets)
+    fresh = builder_module("fresh")
     dev_titles = {fresh.norm(e["title"]) for e in PMC.entries()}
     assert not any(fresh.norm(s["title"]) in dev_titles for s in PMC_TEST.seeds())
     # and no raw string of the dev set is here: the shares hold different DOIs
@@ -133,8 +132,7 @@ def test_the_bench_scores_the_test_split_with_the_baseline_only():
 def _scan(data, split: str) -> set[str]:
     out = subprocess.run(
         [
-            sys.executable,
-            str(BENCH / "citation_holdout_sample.py"),
+            *builder_command("holdout_sample"),
             "scan",
             "--data",
             str(data),
@@ -155,7 +153,7 @@ def _scan(data, split: str) -> set[str]:
 
 
 def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
-    audit = bench_module("citation_styles_audit")
+    audit = builder_module("audit")
     joined_flags = {"two_years", "long", "authors_after_title"}
     for s, flagged_count in ((PMC, 32), (PMC_TEST, 40)):
         flagged = _scan(s.data, s.split)
@@ -175,7 +173,7 @@ def test_the_scan_finds_every_string_the_errata_leave_out_for_its_shape():
 
 
 def test_the_scan_reads_the_shape_of_a_string():
-    scan = bench_module("citation_holdout_sample")
+    scan = builder_module("holdout_sample")
     two = (
         "Pirt SJ (1975) Principles of microbe and cell cultivation. John Wiley and Sons, New York "
         "Pirt SJ (1983) Maximum photosynthetic efficiency: a problem to be resolved. Biotechnol Bioeng 25"
@@ -216,7 +214,7 @@ def test_a_wrong_snapshot_is_one_clear_error_for_the_test_share(tmp_path):
     assert_wrong_snapshot_one_error(
         BUILDER,
         tmp_path,
-        "build_citation_pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
+        "builders.pmc: cannot read acda234c54b9:doc/references-doi-matching.json.gz in {dir} (git exit 128)",
         ("--share", "1"),
     )
 
@@ -226,7 +224,7 @@ def test_a_share_never_built_is_refused(tmp_path):
     tests/test_citation_pmc_test*_set.py): a share past them is refused in one line, before any
     snapshot is read."""
     out = subprocess.run(
-        [sys.executable, str(BENCH / "build_citation_pmc.py"), "--glutton", str(tmp_path), "--share", "6"],
+        [*builder_command("pmc"), "--glutton", str(tmp_path), "--share", "6"],
         capture_output=True,
         text=True,
         timeout=60,

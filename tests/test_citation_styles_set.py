@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from _labelled_sets import builder_command, builder_module
 
 # a labelled set's data checks: in the full suite (-m slow), not the fast one
 pytestmark = pytest.mark.slow
@@ -134,7 +136,7 @@ def test_bench_counts_what_the_set_holds(tmp_path):
         assert overall["tp"] + overall.get("fn", 0) == audited["gold_pairs"]
 
 
-# The label audit (bench/citation_styles_audit.py, SOURCES.md "Label audit"): the entries keep the
+# The label audit (citations/quality/builders/audit.py, SOURCES.md "Label audit"): the entries keep the
 # sources' labels; audit.jsonl lists the changes the bench applies for its "audited" figures.
 AUDIT_COUNTS = {
     ("dev", "errata", "cluster_merges_works"): 5,
@@ -155,10 +157,7 @@ AUDIT_COUNTS = {
 
 
 def _audit_module():
-    sys.path.insert(0, str(REPO / "bench"))
-    import citation_styles_audit
-
-    return citation_styles_audit
+    return builder_module("audit")
 
 
 def test_the_audit_counts_per_split_and_category_and_what_is_left_to_score():
@@ -243,3 +242,32 @@ def test_an_erratum_without_a_reason_or_with_a_wrong_old_value_is_refused(tmp_pa
     elsewhere = {**row, "field": "gold", "old": "w04228", "new": "w09999", "note": "x"}
     with pytest.raises(ValueError, match="no seed of the test split"):
         audit.audit_rows(entries, {}, [elsewhere], {"test": {"w04228"}})
+
+
+# The three snapshots the set is built from (as the fetch tool leaves them); each may be pointed
+# elsewhere by its environment variable. Without all three the rebuild test skips.
+_SNAPSHOTS = {
+    "--grobid": Path(os.environ.get("REFLONG_GROBID_GIT", "/work/.mirror/kermitt2+grobid/repo")),
+    "--anystyle": Path(os.environ.get("REFLONG_ANYSTYLE_GIT", "/work/.mirror/inukshuk+anystyle/repo")),
+    "--cora": Path(os.environ.get("REFLONG_CORA_GIT", "/work/.mirror/cleanzr+cora/repo")),
+}
+
+
+@pytest.mark.skipif(
+    not all((p / "HEAD").is_file() for p in _SNAPSHOTS.values()),
+    reason="needs the kermitt2/grobid, inukshuk/anystyle and cleanzr/cora snapshots, not on this machine "
+    "(set REFLONG_GROBID_GIT, REFLONG_ANYSTYLE_GIT, REFLONG_CORA_GIT to their git directories)",
+)
+def test_the_builder_gives_the_committed_bytes_again(tmp_path):
+    args = [a for flag, path in _SNAPSHOTS.items() for a in (flag, str(path))]
+    out = subprocess.run(
+        [*builder_command("styles"), *args, "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr
+    names = ["audit.jsonl", *(f"{k}.{s}.jsonl" for k in ("seeds",) for s in ("dev", "test"))]
+    names += [f"entries.{s}.jsonl.gz" for s in ("dev", "test")]
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes(), name

@@ -25,6 +25,8 @@ from reflong.citations.thresholds import DEFAULT_PROFILE, Thresholds
 
 # Every labelled set, by the split name of its files (``seeds.<split>.jsonl``): the multi-style
 # set's dev and test splits, then each other set in the order it was built (their SOURCES.md).
+# The committed labelled sets in a checkout (the builders write there; an installed wheel has none).
+REAL = Path(__file__).resolve().parents[2] / "tests" / "data" / "real"
 SPLITS = (
     "dev",
     "test",

@@ -1,6 +1,6 @@
 """Build tests/data/real/citation_holdout/: a THIRD held-out set of real, labelled reference strings.
 
-    python bench/build_citation_holdout.py --scielo DIR [--out DIR] [--errata FILE]
+    python -m reflong.citations.quality.builders.holdout --scielo DIR [--out DIR] [--errata FILE]
 
 DIR is a git directory of a snapshot of github.com/scieloorg/packtools (as the ``fetch`` tool
 leaves it); files are read with ``git show COMMIT:PATH`` at the commit pinned below, so the same
@@ -39,8 +39,16 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from build_citation_fresh import container_seeds, number_and_audit, seed_works, styles_titles
-from build_citation_styles import (
+from rapidfuzz import fuzz
+
+from reflong.citations.quality.builders.audit import read_errata, venue_designation
+from reflong.citations.quality.builders.fresh import (
+    container_seeds,
+    number_and_audit,
+    seed_works,
+    styles_titles,
+)
+from reflong.citations.quality.builders.styles import (
     _APA,
     _IN,
     clean_title,
@@ -48,15 +56,13 @@ from build_citation_styles import (
     squash,
     year_of,
 )
-from build_citation_styles import set_norm as norm
-from citation_styles_audit import read_errata, venue_designation
-from rapidfuzz import fuzz
+from reflong.citations.quality.builders.styles import set_norm as norm
+from reflong.citations.quality.labelled_sets import REAL
 
 SCIELO_COMMIT = "fe1ada8cd7cc638c8eab7ab1651f3b4f891d08e7"
 # packtools' test samples and fixtures: real SciELO articles (the JATS DTD's own "Smallsamples"
 # under packtools/catalogs are made-up examples and are not read)
 SCIELO_UNDER = "tests/"
-REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
 PRIOR_SETS = (REAL / "citation_styles", REAL / "citation_fresh")
 SPLIT = "holdout"
 SOURCE = "scielo"
@@ -302,7 +308,7 @@ def assemble(
     """Seeds, entries and audit rows from the kept references (each with ``citing``, ``raw``,
     ``style``, ``title``, ``fields``, ``container``, ``editor``, ``surname``, ``year``): works,
     held-out works, edited volumes nobody cites, entry ids ``<prefix>00001``... Shared with
-    ``build_citation_plos`` so that every JATS-built set is made the same way."""
+    ``builders.plos`` so that every JATS-built set is made the same way."""
     works, seeds, entries = seed_works(
         kept, seen, counts, source=source, split=split, seen_count="seen_in_prior_sets"
     )
@@ -432,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_builder(
         argv,
         doc=__doc__,
-        prog="build_citation_holdout.py",
+        prog="builders.holdout",
         flag="scielo",
         repo_help="git dir of scieloorg/packtools",
         set_dir=REAL / "citation_holdout",

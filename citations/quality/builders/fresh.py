@@ -1,12 +1,12 @@
 """Build tests/data/real/citation_fresh/: a FRESH held-out set of real, labelled reference strings.
 
-    python bench/build_citation_fresh.py --linkedbooks DIR [--out DIR]
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR [--out DIR]
 
-    python bench/build_citation_fresh.py --linkedbooks DIR --part test   # the fresh_test split
-    python bench/build_citation_fresh.py --linkedbooks DIR --part test2  # the fresh_test2 split
-    python bench/build_citation_fresh.py --linkedbooks DIR --part test3  # the fresh_test3 split
-    python bench/build_citation_fresh.py --linkedbooks DIR --part test4  # the fresh_test4 split
-    python bench/build_citation_fresh.py --linkedbooks DIR --part test5  # the fresh_test5 split
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR --part test   # the fresh_test split
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR --part test2  # the fresh_test2 split
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR --part test3  # the fresh_test3 split
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR --part test4  # the fresh_test4 split
+    python -m reflong.citations.quality.builders.fresh --linkedbooks DIR --part test5  # the fresh_test5 split
 
 DIR is a git directory of a snapshot of github.com/dhlab-epfl/LinkedBooksDeepReferenceParsing
 (as the ``fetch`` tool leaves it); files are read with ``git show COMMIT:PATH`` at the commit
@@ -74,7 +74,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from build_citation_styles import (
+from rapidfuzz import fuzz
+
+from reflong.citations.fields.normalize import fold
+from reflong.citations.quality.builders.audit import audit_rows, read_errata, rule_category, venue_designation
+from reflong.citations.quality.builders.styles import (
     _FULL_NAME,
     HOLD_OUT,
     _digest,
@@ -85,21 +89,17 @@ from build_citation_styles import (
     git_show,
     year_of,
 )
-from build_citation_styles import set_norm as norm
-from citation_styles_audit import audit_rows, read_errata, rule_category, venue_designation
-from rapidfuzz import fuzz
-
-from reflong.citations.fields.normalize import fold
+from reflong.citations.quality.builders.styles import set_norm as norm
+from reflong.citations.quality.labelled_sets import REAL
 
 LINKEDBOOKS_COMMIT = "9411db4e918baffa361895c50ae9ce2046fafc3c"
 # LinkedBooks' own validation and test files (its 22 MB training file is left out of this set to
 # keep it small, and sampled for the fresh_test split: ``--part test``; none of the three is a
 # subset of another).
 LINKEDBOOKS_FILES = ("dataset/clean_valid.txt", "dataset/clean_test.txt")
-STYLES_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles"
+STYLES_SET = REAL / "citation_styles"
 BLOCK = 25  # entries per pseudo-document (the files have no document boundaries)
 SPLIT = "fresh"
-REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
 # The training file (22 MB): the pinned commit names it by this blob, which the snapshot lacks (it
 # keeps no file of 4 MiB or more); the commit that added the compressed dataset holds the same
 # bytes in a tar.gz, checked against the blob id before use.
@@ -504,7 +504,7 @@ def styles_titles(data: Path) -> set[str]:
 
 def cited_seed(sid: str, title: str, group: list[dict], source: str) -> dict:
     """The seed of a cited work: its most common title form (chosen by the caller), first-author
-    surname and year (ties to the earliest year). Shared with ``build_citation_holdout`` so that
+    surname and year (ties to the earliest year). Shared with ``builders.holdout`` so that
     every held-out set makes its seeds the same way."""
     surname = _pick(Counter(g["surname"] for g in group if g["surname"]) or Counter({"": 1}))
     years = Counter(g["year"] for g in group if g["year"])
@@ -523,10 +523,10 @@ def seed_works(
     items: list[dict], seen: set[str], counts: Counter, *, source: str, split: str, seen_count: str
 ) -> tuple[dict[str, list[dict]], list[dict], list[dict]]:
     """Group the kept references into works (one key per title, near-identical keys merged), give
-    each work an id ``w00001``... in key order, a seed unless the work is held out as uncited, and
+    each work an id ``w`` plus five digits in key order, a seed unless the work is held out as uncited, and
     one entry per reference (with the builder's ``_rule`` and the reference as ``_item``). Works
     a prior set already holds are left out and counted under ``seen_count``. Shared by every
-    builder after ``build_citation_styles`` so that their works, seeds and gold are made the same
+    builder after ``builders.styles`` so that their works, seeds and gold are made the same
     way; returns the works too, for the container step that follows."""
     works: dict[str, list[dict]] = defaultdict(list)
     for it in items:
@@ -593,7 +593,7 @@ def container_seeds(
     forms: dict[str, Counter], editors: dict[str, Counter], years: dict[str, Counter]
 ) -> list[dict]:
     """Seeds nobody cites for edited volumes (key -> printed forms, editors, years), ids
-    ``c00001``... in key order, the editor as first author: a chapter must not resolve to the
+    ``c`` plus five digits in key order, the editor as first author: a chapter must not resolve to the
     volume it appeared in."""
     seeds = []
     for i, key in enumerate(sorted(forms), start=1):
@@ -720,8 +720,14 @@ def build(
         split=part.split,
         seen_count="seen_in_prior_sets" if part.sampled else "seen_in_citation_styles",
     )
-    # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
-    # to the volume it appeared in.
+    seeds += _uncited_volumes(works, entries, items, seen)
+    rows = number_and_audit(entries, seeds, errata, prefix=part.prefix, split=part.split)
+    return seeds, entries, rows, dict(counts)
+
+
+def _uncited_volumes(works: dict, entries: list[dict], items: list[dict], seen: set[str]) -> list[dict]:
+    """Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
+    to the volume it appeared in. Pops each entry's ``_item``."""
     work_titles = {norm(g["title"]) for group in works.values() for g in group}
     forms: dict[str, Counter] = defaultdict(Counter)
     editors: dict[str, Counter] = defaultdict(Counter)
@@ -739,9 +745,46 @@ def build(
                 forms[key][title] += 1
                 editors[key][editor] += 1
                 years[key][it["year"] or 0] += 1
-    seeds += container_seeds(forms, editors, years)
-    rows = number_and_audit(entries, seeds, errata, prefix=part.prefix, split=part.split)
-    return seeds, entries, rows, dict(counts)
+    return container_seeds(forms, editors, years)
+
+
+def write_part(
+    out: Path, split: str, seeds: list[dict], entries: list[dict], rows: list[dict], counts: dict
+) -> None:
+    """The part's three files (the gzip with a fixed header, so a rebuild gives the same bytes),
+    and its conversion summary on stderr."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    with open(out / f"seeds.{split}.jsonl", "w", encoding="utf-8") as fh:
+        for seed in seeds:
+            fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
+    # gzip with no name or time in its header: the same bytes on every rebuild
+    with (
+        open(out / f"entries.{split}.jsonl.gz", "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
+    ):
+        for e in entries:
+            gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+    by_style: dict[str, Counter] = defaultdict(Counter)
+    for e in entries:
+        for key in (e["style"], "overall"):
+            by_style[key]["entries"] += 1
+            by_style[key]["gold_pairs"] += e["gold"] is not None
+    print(
+        json.dumps(
+            {
+                "conversion": counts,
+                "entries": len(entries),
+                "seeds": len(seeds),
+                "works": len({e["title"] for e in entries}),
+                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
+                "audit": dict(Counter(r["category"] for r in rows)),
+            }
+        ),
+        file=sys.stderr,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -788,47 +831,16 @@ def main(argv: list[str] | None = None) -> int:
         raws = prior_raws(part.prior_sets) if part.sampled else None
         seeds, entries, rows, counts = build(args.linkedbooks, seen, errata, part, raws)
     except (OSError, ValueError) as exc:
-        print(f"build_citation_fresh: {exc}", file=sys.stderr)
+        print(f"builders.fresh: {exc}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as exc:  # a wrong directory or a missing commit
         snapshot = f"{TRAIN_TAR_COMMIT[:12]}:{TRAIN_TAR}" if part.sampled else LINKEDBOOKS_COMMIT[:12]
         print(
-            f"build_citation_fresh: cannot read {snapshot} in {args.linkedbooks} (git exit {exc.returncode})",
+            f"builders.fresh: cannot read {snapshot} in {args.linkedbooks} (git exit {exc.returncode})",
             file=sys.stderr,
         )
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-    with open(args.out / f"seeds.{part.split}.jsonl", "w", encoding="utf-8") as fh:
-        for seed in seeds:
-            fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
-    # gzip with no name or time in its header: the same bytes on every rebuild
-    with (
-        open(args.out / f"entries.{part.split}.jsonl.gz", "wb") as raw,
-        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
-    ):
-        for e in entries:
-            gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
-    by_style: dict[str, Counter] = defaultdict(Counter)
-    for e in entries:
-        for key in (e["style"], "overall"):
-            by_style[key]["entries"] += 1
-            by_style[key]["gold_pairs"] += e["gold"] is not None
-    print(
-        json.dumps(
-            {
-                "conversion": counts,
-                "entries": len(entries),
-                "seeds": len(seeds),
-                "works": len({e["title"] for e in entries}),
-                "by_style": {k: dict(v) for k, v in sorted(by_style.items())},
-                "audit": dict(Counter(r["category"] for r in rows)),
-            }
-        ),
-        file=sys.stderr,
-    )
+    write_part(args.out, part.split, seeds, entries, rows, counts)
     return 0
 
 

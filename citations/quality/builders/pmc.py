@@ -4,7 +4,7 @@ read since), citation_pmc_test2/ (scored once, resolve-15), citation_pmc_test3/ 
 resolve-16), citation_pmc_test4/ (scored once, resolve-18) and citation_pmc_test5/ (scored once,
 resolve-21).
 
-    python bench/build_citation_pmc.py --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
+    python -m reflong.citations.quality.builders.pmc --glutton DIR [--share K] [--split NAME] [--out DIR] [--errata FILE]
 
 DIR is a git directory of a snapshot of github.com/kermitt2/biblio-glutton (as the ``fetch``
 tool leaves it); its DOI-matching evaluation file is read with ``git show COMMIT:PATH`` at the
@@ -62,16 +62,23 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from build_citation_holdout import PLACE_RATIO, assemble, run_builder, style_of, title_start
-from build_citation_styles import _digest, _work_key, clean_title, git_show, squash
-from build_citation_styles import set_norm as norm
 from rapidfuzz import fuzz
+
+from reflong.citations.quality.builders.holdout import (
+    PLACE_RATIO,
+    assemble,
+    run_builder,
+    style_of,
+    title_start,
+)
+from reflong.citations.quality.builders.styles import _digest, _work_key, clean_title, git_show, squash
+from reflong.citations.quality.builders.styles import set_norm as norm
+from reflong.citations.quality.labelled_sets import REAL
 
 GLUTTON_COMMIT = "acda234c54b96889fabcfef401adb8185e92aabe"
 # the evaluation file of biblio-glutton's matching benchmark (doc/Benchmarking.md there); last
 # changed in d6238552ca030c1245431fb8ce94faf9317c3362 (2019-01-02)
 GLUTTON_PATH = "doc/references-doi-matching.json.gz"
-REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
 PRIOR_SETS = (
     REAL / "citation_styles",
     REAL / "citation_fresh",
@@ -361,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_builder(
         argv,
         doc=__doc__,
-        prog="build_citation_pmc.py",
+        prog="builders.pmc",
         flag="glutton",
         repo_help="git dir of kermitt2/biblio-glutton",
         set_dir=share.folder,

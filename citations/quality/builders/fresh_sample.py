@@ -4,7 +4,7 @@ of the agreed entries' noise rate (SOURCES.md there, "Label audit").
 
     python bench/resolve_styles.py --data tests/data/real/citation_fresh --splits fresh \\
         --corpus /nonexistent --misses /tmp/misses.jsonl
-    python bench/citation_fresh_sample.py --misses /tmp/misses.jsonl [--n 110] [--seed 19]
+    python -m reflong.citations.quality.builders.fresh_sample --misses /tmp/misses.jsonl [--n 110] [--seed 19]
 
 Agreed = not in the misses file and without an audit row. Each sampled entry is printed with its
 gold seed (title, first author, year); an entry without gold with the two nearest seed titles,
@@ -23,8 +23,9 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from reflong.citations.fields.normalize import norm
+from reflong.citations.quality.labelled_sets import REAL
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_fresh"
+DATA = REAL / "citation_fresh"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         missed = {json.loads(x)["id"] for x in args.misses.read_text("utf-8").splitlines()}
         audited = {json.loads(x)["id"] for x in (args.data / "audit.jsonl").read_text("utf-8").splitlines()}
     except (OSError, ValueError) as exc:
-        print(f"citation_fresh_sample: {exc}", file=sys.stderr)
+        print(f"builders.fresh_sample: {exc}", file=sys.stderr)
         return 2
     agreed = [e for e in entries if e["id"] not in missed and e["id"] not in audited]
     sample = sorted(random.Random(args.seed).sample(agreed, min(args.n, len(agreed))), key=lambda e: e["id"])

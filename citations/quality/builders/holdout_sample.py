@@ -1,10 +1,10 @@
 """Print the entries of tests/data/real/citation_holdout to read for its label audit, using the
 naive baseline ONLY (the set is held out: our resolver is not run on it while it is built).
 
-    python bench/citation_holdout_sample.py disagreements [--data DIR]
-    python bench/citation_holdout_sample.py sample [--n 100] [--seed 19] [--data DIR]
-    python bench/citation_holdout_sample.py disagreements --data tests/data/real/citation_plos --split plos
-    python bench/citation_holdout_sample.py scan --data tests/data/real/citation_pmc_test --split pmc_test
+    python -m reflong.citations.quality.builders.holdout_sample disagreements [--data DIR]
+    python -m reflong.citations.quality.builders.holdout_sample sample [--n 100] [--seed 19] [--data DIR]
+    python -m reflong.citations.quality.builders.holdout_sample disagreements --data tests/data/real/citation_plos --split plos
+    python -m reflong.citations.quality.builders.holdout_sample scan --data tests/data/real/citation_pmc_test --split pmc_test
 
 ``disagreements``: every entry where the naive baseline (bench/resolve_styles.py's ``naive``)
 differs from the gold, as labelled or as audited, with the gold seed and the baseline's seed.
@@ -27,13 +27,14 @@ import re
 import sys
 from pathlib import Path
 
-from build_citation_holdout import title_start
 from rapidfuzz import fuzz, process
-from resolve_styles import load_audit, load_set, naive
 
 from reflong.citations.fields.normalize import norm
+from reflong.citations.quality.builders.holdout import title_start
+from reflong.citations.quality.labelled_sets import REAL, load_audit, load_set
+from reflong.citations.quality.naive_scan import naive
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_holdout"
+DATA = REAL / "citation_holdout"
 SPLIT = "holdout"
 # A string longer than this is read whole (the longest single references are author lists of
 # genome consortia; two references joined by GROBID are often this long too)
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         seed_list, entries = load_set(args.data, args.split)
         audit = {r["id"]: r for r in load_audit(args.data)}
     except (OSError, ValueError) as exc:
-        print(f"citation_holdout_sample: {exc}", file=sys.stderr)
+        print(f"builders.holdout_sample: {exc}", file=sys.stderr)
         return 2
     seeds = {s.arxiv_id: s for s in seed_list}
     keys = list(seeds)

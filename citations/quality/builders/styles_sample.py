@@ -1,6 +1,6 @@
 """The seeded sample of entries both systems agree on, for reading (the audit's noise estimate).
 
-    python bench/citation_styles_sample.py MISSES_FILE [--n 100] [--seed 19]
+    python -m reflong.citations.quality.builders.styles_sample MISSES_FILE [--n 100] [--seed 19]
 
 MISSES_FILE is what ``bench/resolve_styles.py --misses`` wrote (every entry either system got
 wrong, as labelled). The entries NOT in it are the ones our resolver and the naive baseline both
@@ -17,8 +17,9 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from resolve_styles import DATA, load_set
+from reflong.citations.quality.labelled_sets import REAL, load_set
+
+DATA = REAL / "citation_styles"
 
 
 def agreed_sample(misses: Path, n: int, seed: int) -> list[tuple[dict, str | None]]:
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=19, help="sampling seed (default: %(default)s)")
     args = ap.parse_args(argv)
     if not args.misses.is_file():
-        print(f"citation_styles_sample: no misses file {args.misses}", file=sys.stderr)
+        print(f"builders.styles_sample: no misses file {args.misses}", file=sys.stderr)
         return 2
     for e, title in agreed_sample(args.misses, args.n, args.seed):
         print(

@@ -1,6 +1,6 @@
 """Build tests/data/real/citation_styles/ from public labelled citation corpora (reproducible).
 
-    python bench/build_citation_styles.py --grobid DIR --anystyle DIR --cora DIR [--out DIR]
+    python -m reflong.citations.quality.builders.styles --grobid DIR --anystyle DIR --cora DIR [--out DIR]
 
 Each DIR is a git directory of a snapshot (as the ``fetch`` tool leaves them, e.g.
 /work/.mirror/kermitt2+grobid/repo); files are read with ``git show COMMIT:PATH`` at the commits
@@ -20,7 +20,7 @@ What is written (see SOURCES.md there for the format):
 - ``entries.dev.jsonl.gz`` / ``entries.test.jsonl.gz``: the raw strings with their style, source, split
   and gold seed (or null), split by source document (by block of 25 consecutive entries where the
   source has no documents, by cluster for CORA).
-- ``audit.jsonl``: the label audit (citation_styles_audit.py): the rules' rows for works whose
+- ``audit.jsonl``: the label audit (builders/audit.py): the rules' rows for works whose
   annotated title is a venue designation, two title fields run together or a cut title, and the
   hand errata (``--errata``), checked against the entries. The entries keep the raw labels.
 """
@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from citation_styles_audit import audit_rows, read_errata, rule_category
-
 from reflong.citations.fields.normalize import norm as _resolver_norm
+from reflong.citations.quality.builders.audit import audit_rows, read_errata, rule_category
+from reflong.citations.quality.labelled_sets import REAL
 
 
 @cache
@@ -334,9 +334,29 @@ def _digest(text: str) -> int:
 
 
 def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
-    # Works: CORA mentions by cluster, the others by normalised title; then every group by its
-    # canonical title, so two CORA clusters of one title (a conference and a journal version)
-    # and a title cited in several sources are one work, as the resolver's task defines a work.
+    """Seeds and entries of the set: works, then their seeds and entries, split and numbered,
+    then the edited volumes nobody cites."""
+    works, venues = _works(items)
+    seeds, entries, titles_seen = _seeds_and_entries(works)
+    # Split by citing document (CORA: by work, its only "document"), then number the entries.
+    entries.sort(key=lambda e: (e["source"], e["citing"], e["raw"]))
+    for e in entries:
+        e["split"] = "dev" if _digest(e["citing"]) % 2 == 0 else "test"
+    for i, e in enumerate(entries, start=1):
+        e["id"] = f"e{i:05d}"
+    seeds.extend(_uncited_containers(entries, titles_seen, venues))
+    for seed in seeds:
+        if seed["cited"]:
+            seed["splits"] = sorted({e["split"] for e in entries if e["gold"] == seed["arxiv_id"]})
+    return seeds, entries
+
+
+def _works(items: list[Labelled]) -> tuple[dict[str, list[Labelled]], set[str]]:
+    """Mentions grouped into works, and the venue names that are no works.
+
+    CORA mentions by cluster, the others by normalised title; then every group by its canonical
+    title, so two CORA clusters of one title (a conference and a journal version) and a title
+    cited in several sources are one work, as the resolver's task defines a work."""
     clusters: dict[str, list[Labelled]] = defaultdict(list)
     seen_raw: set[tuple[str, str]] = set()
     for item in items:
@@ -355,6 +375,12 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
         forms = Counter(clean_title(g.title) for g in group if len(norm(g.title).split()) >= 2)
         if forms and norm(_pick(forms)) not in venues:
             works[f"t:{_work_key(_pick(forms))}"].extend(group)
+    return works, venues
+
+
+def _seeds_and_entries(works: dict[str, list[Labelled]]) -> tuple[list[dict], list[dict], set[str]]:
+    """A seed per cited work (ids in key order) and an entry per mention, not yet split or
+    numbered; with the normalised titles of every work."""
     seeds: list[dict] = []
     entries: list[dict] = []
     titles_seen: set[str] = set()
@@ -365,7 +391,7 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
         if not forms:
             continue
         title = _pick(forms)
-        # The audit's rules (citation_styles_audit.py) judge the work's title as annotated.
+        # The audit's rules (builders/audit.py) judge the work's title as annotated.
         rule = rule_category(title, max(g.title_fields for g in group if clean_title(g.title) == title))
         n += 1
         sid = f"w{n:05d}"
@@ -402,15 +428,13 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
                     "_rule": rule,
                 }
             )
-    # Split by citing document (CORA: by work, its only "document"), then number the entries.
-    entries.sort(key=lambda e: (e["source"], e["citing"], e["raw"]))
-    for e in entries:
-        e["split"] = "dev" if _digest(e["citing"]) % 2 == 0 else "test"
-    for i, e in enumerate(entries, start=1):
-        e["id"] = f"e{i:05d}"
-    # Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
-    # to the volume it appeared in. Numbered over both splits, listed in the split whose entries
-    # print them.
+    return seeds, entries, titles_seen
+
+
+def _uncited_containers(entries: list[dict], titles_seen: set[str], venues: set[str]) -> list[dict]:
+    """Edited volumes nobody cites, with their editor as first author: a chapter must not resolve
+    to the volume it appeared in. Numbered over both splits, listed in the split whose entries
+    print them. Pops each entry's ``_item``."""
     forms: dict[str, Counter] = defaultdict(Counter)
     editors: dict[str, Counter] = defaultdict(Counter)
     years: dict[str, Counter] = defaultdict(Counter)
@@ -425,9 +449,10 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
                 editors[key][editor] += 1
                 years[key][year_of(item.date, item.raw) or 0] += 1
                 in_split[key].add(e["split"])
+    containers = []
     for i, key in enumerate(sorted(forms), start=1):
         year = sorted(years[key].items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        seeds.append(
+        containers.append(
             {
                 "arxiv_id": f"c{i:05d}",
                 "title": _pick(forms[key]),
@@ -438,15 +463,12 @@ def build(items: list[Labelled]) -> tuple[list[dict], list[dict]]:
                 "splits": sorted(in_split[key]),
             }
         )
-    for seed in seeds:
-        if seed["cited"]:
-            seed["splits"] = sorted({e["split"] for e in entries if e["gold"] == seed["arxiv_id"]})
-    return seeds, entries
+    return containers
 
 
 def audit(entries: list[dict], seeds: list[dict], errata_path: Path) -> list[dict]:
     """The label audit (rules from the annotation, then the hand errata), see
-    citation_styles_audit.py; pops the builder's ``_rule`` from the entries."""
+    builders/audit.py; pops the builder's ``_rule`` from the entries."""
     rule_of = {e["id"]: e.pop("_rule") for e in entries}
     seeds_of = {sp: {s["arxiv_id"] for s in seeds if sp in s["splits"]} for sp in ("dev", "test")}
     return audit_rows(entries, {k: v for k, v in rule_of.items() if v}, read_errata(errata_path), seeds_of)
@@ -460,17 +482,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out",
         type=Path,
-        default=Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "citation_styles",
+        default=REAL / "citation_styles",
     )
     ap.add_argument(
         "--errata",
         type=Path,
-        default=Path(__file__).resolve().parents[1]
-        / "tests"
-        / "data"
-        / "real"
-        / "citation_styles"
-        / "errata.jsonl",
+        default=REAL / "citation_styles" / "errata.jsonl",
         help="the hand errata of the label audit (default: %(default)s)",
     )
     args = ap.parse_args(argv)
@@ -480,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows = audit(entries, seeds, args.errata)
     except ValueError as exc:
-        print(f"build_citation_styles: {exc}", file=sys.stderr)
+        print(f"builders.styles: {exc}", file=sys.stderr)
         return 2
     with open(args.out / "audit.jsonl", "w", encoding="utf-8") as fh:
         for row in rows:

@@ -1,6 +1,6 @@
 """Build tests/data/real/citation_plos/: a FOURTH held-out set of real, labelled reference strings.
 
-    python bench/build_citation_plos.py --plos DIR [--out DIR] [--errata FILE]
+    python -m reflong.citations.quality.builders.plos --plos DIR [--out DIR] [--errata FILE]
 
 DIR is a git directory of a snapshot of github.com/PLOS/allofplos (as the ``fetch`` tool leaves
 it); files are read with ``git show COMMIT:PATH`` at the commit pinned below, so the same
@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from build_citation_holdout import (
+from reflong.citations.quality.builders.holdout import (
     _NAME_YEAR,
     _VANCOUVER_START,
     _XLINK,
@@ -40,13 +40,13 @@ from build_citation_holdout import (
     run_builder,
     title_start,
 )
-from build_citation_styles import _APA, _IN, _digest, clean_title, git_show, year_of
-from build_citation_styles import set_norm as norm
+from reflong.citations.quality.builders.styles import _APA, _IN, _digest, clean_title, git_show, year_of
+from reflong.citations.quality.builders.styles import set_norm as norm
+from reflong.citations.quality.labelled_sets import REAL
 
 PLOS_COMMIT = "07fdeed848b2816a7fbf7da6418ef6e2076e1960"
 # allofplos' starter corpus and its test data: real PLOS articles
 PLOS_UNDER = ("allofplos/starter_corpus/", "tests/testdata/")
-REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real"
 PRIOR_SETS = (REAL / "citation_styles", REAL / "citation_fresh", REAL / "citation_holdout")
 SPLIT = "plos"
 SOURCE = "plos"
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_builder(
         argv,
         doc=__doc__,
-        prog="build_citation_plos.py",
+        prog="builders.plos",
         flag="plos",
         repo_help="git dir of PLOS/allofplos",
         set_dir=REAL / "citation_plos",

@@ -147,6 +147,22 @@ def test_oai_harvest_stores_roles_and_pinned_versions(catalog, tmp_path):
     assert _roles(tmp_path / "s.db") == expected
 
 
+def test_a_category_whose_set_arxiv_does_not_know_stops_with_its_name_and_is_never_covered(catalog, tmp_path):
+    # cmp-lg: a retired archive (now cs.CL); arXiv answers badArgument "Set does not exist".
+    root, _ = catalog
+    db = tmp_path / "u.db"
+    with ArxivServer(root, oai_page_size=10) as srv:
+        argv = ["ingest", *SINCE, *FAST, "--arxiv-url", srv.url, "--oai-url", srv.oai_url, "--db", str(db)]
+        out = CliRunner().invoke(main, [*argv, "--categories", "cs.CL,cmp-lg"])
+    assert out.exit_code == 1 and "Traceback" not in out.output, out.output
+    error = [ln for ln in out.output.splitlines() if ln.startswith("Error: ")]
+    assert len(error) == 1 and "has no set 'cmp-lg' (Set does not exist)" in error[0], out.output
+    with sqlite3.connect(db) as con:
+        states = dict(con.execute("SELECT set_spec, completed FROM harvest_state"))
+        covered = con.execute("SELECT covered_from FROM harvest_state WHERE set_spec = 'cmp-lg'").fetchall()
+    assert states.get("cmp-lg") in (None, 0) and covered in ([], [(None,)])
+
+
 def _oai_queries(srv) -> list[dict]:
     """The ListRecords requests the server saw (Identify, asked first by every run, left out)."""
     return [

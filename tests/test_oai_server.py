@@ -365,3 +365,23 @@ def test_current_server_identify_limits_and_stateless_tokens(catalog_dir: Path) 
     assert skip == 0  # page 1 ended on 2024-01-10: page 2 starts from the next day's first record
     assert _error(again) is None and _ids(again) == ids[10:20]
     assert _error(wrong_verb) == "badResumptionToken" and _error(junk) == "badResumptionToken"
+
+
+def test_a_set_arxiv_does_not_know_is_bad_argument_not_an_empty_list(catalog_dir: Path) -> None:
+    """arXiv's oaipmh ``_parse_set`` against arxiv-base's taxonomy: a retired or misspelt set is
+    badArgument "Set does not exist" on the current server; a known set with nothing in range is
+    noRecordsMatch."""
+    with ArxivServer(catalog_dir) as srv:
+        base = f"{srv.url}/oai"
+
+        def answer(spec: str) -> tuple[str | None, str]:
+            _, root = _get(base, verb="ListRecords", metadataPrefix="arXivRaw", set=spec)
+            err = root.find("o:error", NS)
+            return _error(root), "" if err is None else err.text
+
+        for spec in ("cmp-lg", "cs:cs:XX", "math:hep-th", "cs:math", "test"):
+            assert answer(spec) == ("badArgument", "Set does not exist"), spec
+        assert answer("cs:cs:CL:x") == ("badArgument", "Set has too many levels")
+        assert answer("q-bio")[0] == "noRecordsMatch"  # a real group, empty in this catalog
+        for spec in ("cs", "cs:cs", "cs:cs:CL", "physics:hep-th", "stat:stat:ML"):
+            assert answer(spec)[0] in (None, "noRecordsMatch"), spec

@@ -21,7 +21,14 @@ from reflong.common.errors import NetworkError, ServiceBusyError
 from reflong.demo.citation_graph import IndexConfig, write_world_index
 from reflong.demo.generate import generate
 from reflong.demo.world import SynthConfig
-from reflong.ingest.index.openalex import OpenAlexIndex, arxiv_of_work
+from reflong.ingest.index.openalex import (
+    ARXIV_LANDING_PAGES,
+    BATCH_SIZE,
+    MAX_OR_VALUES,
+    OpenAlexIndex,
+    arxiv_ids_of_work,
+    arxiv_of_work,
+)
 from reflong.ingest.netpolicy import NetPolicy
 from reflong.servers.arxiv_server import ArxivServer
 from reflong.servers.openalex_server import OpenAlexServer
@@ -63,8 +70,8 @@ def test_batch_lookup_by_arxiv_dois_gives_the_index_views_citation_counts(world)
     assert not answer["2403.99999"].found and not answer["2201.00001"].found
     # The two unknown ids missed by DOI are looked for once more by their arXiv landing pages.
     assert client.requests == {"batch": 1, "location": 1} and stats["batch"] == stats["locations"] == 1
-    with pytest.raises(ValueError, match="50"):
-        client.papers([f"2403.{i:05d}" for i in range(51)])
+    with pytest.raises(ValueError, match=f"at most {BATCH_SIZE} ids"):
+        client.papers([f"2403.{i:05d}" for i in range(BATCH_SIZE + 1)])
 
 
 def test_citers_are_cursor_paged_to_the_end_with_arxiv_ids_from_dois_and_locations(world):
@@ -101,13 +108,29 @@ def test_a_works_arxiv_id_comes_from_its_location_or_its_datacite_doi():
         "doi": "https://doi.org/10.18653/v1/2024.acl-long.1",
         "locations": [{"landing_page_url": "https://aclanthology.org/x"}],
     }
-    assert [arxiv_of_work(w) for w in (loc, doi_only, ids_only, pdf, publisher)] == [
+    # a location from DataCite: arXiv's DOI as the landing page (issue 41 item 4)
+    datacite = {
+        "doi": "https://doi.org/10.1145/3600006",
+        "locations": [{"landing_page_url": "https://doi.org/10.48550/arXiv.2407.00004v2", "pdf_url": None}],
+    }
+    old_style = {"locations": [{"landing_page_url": "https://doi.org/10.48550/arXiv.hep-th/9901001"}]}
+    cases = (loc, doi_only, ids_only, pdf, publisher, datacite, old_style)
+    assert [arxiv_of_work(w) for w in cases] == [
         "2404.01234",
         "2405.00001",
         "2405.00002",
         "2406.00003",
         None,
+        "2407.00004",
+        "hep-th/9901001",
     ]
+    assert arxiv_ids_of_work(datacite) == {"2407.00004"}
+
+
+def test_a_lookup_stays_below_openalex_s_cap_of_100_or_values_with_a_margin():
+    # docs.openalex.org: a filter ORs at most 100 values; the location lookup sends every landing
+    # page form of each id of a batch
+    assert BATCH_SIZE * len(ARXIV_LANDING_PAGES) <= 0.8 * MAX_OR_VALUES
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import socket
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
 
+from reflong.assemble.release.layout import START_FILE
 from reflong.cli import main
 from reflong.common.licenses import kind_of
 from reflong.db import Build, BuildTask, open_store
@@ -243,6 +245,34 @@ def test_an_option_given_to_a_refresh_overrides_the_carried_one_and_is_recorded(
         again.output
     )
     assert world.tree() == before
+
+
+def test_a_killed_refresh_rerun_with_no_options_finishes_the_release_as_it_was_started(world):
+    # Issue 41 item 5. A first release of a new release folder on the same store, started with
+    # --tasks 3, dies at its first request (arXiv's OAI-PMH does not answer): the folder holds the
+    # start record and no release.json.
+    out = world.root / "resumed"
+    dead = f"http://127.0.0.1:{_free_port()}/oai"
+    killed, _ = world.refresh("--since", "2024-03", "--tasks", "3", "--oai-url", dead, "--retries", "0", out=out)
+    assert killed.exit_code == 1 and "Traceback" not in killed.output, killed.output
+    folder = out / "2024-03"
+    assert (folder / START_FILE).is_file() and not (folder / "release.json").exists()
+    # Other options are refused before any request, naming what differs.
+    refused, counts = world.refresh("--tasks", "100", out=out)
+    assert refused.exit_code == 2 and sum(counts.values()) == 0
+    assert "--tasks 3 (given: 100)" in " ".join(refused.output.split())
+    # No option at all: the unfinished release comes first, built as started.
+    done, _ = world.refresh(out=out)
+    assert done.exit_code == 0, done.output
+    assert "settings for release 2024-03: from release 2024-03's start record" in done.output
+    release = json.loads((folder / "release.json").read_text())
+    assert release["options"]["n_tasks"] == 3 and not (folder / START_FILE).exists()
+    engine = open_store(world.root / "store.db")
+    with Session(engine) as session:
+        build = session.exec(select(Build).where(Build.out_dir == str(folder)).order_by(Build.id.desc())).first()
+        tasks = session.exec(select(BuildTask).where(BuildTask.build_id == build.id)).all()
+    per_config = Counter((t.length, t.difficulty) for t in tasks)
+    assert per_config and max(per_config.values()) == 3, per_config
 
 
 def test_a_window_the_stores_data_does_not_reach_is_not_built_yet(world):

@@ -40,7 +40,7 @@ def test_options_round_trip_through_release_json_and_old_settings_still_read():
 def test_carry_takes_the_recorded_value_unless_given_and_counts_defaults():
     opts = {"seed": 0, "n_tasks": 100, "lengths": "30K", "categories": ("cs.CL",)}
     recorded = {"seed": 5, "n_tasks": 100, "lengths": "45K", "categories": ("cs.AI",)}
-    origin = carry(opts, recorded, given={"lengths"}, defaults={"n_tasks": 100}, source="release 2024-03")
+    origin = carry(opts, recorded, given={"lengths"}, defaults={"n_tasks": 100}, source="release 2024-03's release.json")
     assert opts == {"seed": 5, "n_tasks": 100, "lengths": "30K", "categories": ("cs.AI",)}
     assert origin.carried == {"seed": 5, "categories": ("cs.AI",)} and origin.given == {"lengths": "30K"}
     assert origin.same_as_default == 1

@@ -8,6 +8,9 @@ Layout (``RELEASES`` is the folder a ``refresh`` writes to, one `datasets` datas
     RELEASES/2024-03/release.json the release manifest, written last: a release is finished iff
                                   it is there (a killed refresh leaves a folder without it)
     RELEASES/2024-03/RELEASE_NOTES.md
+    RELEASES/2024-04/release.started.json  the options a refresh started 2024-04 with, written
+                                  before its first request and removed once release.json is:
+                                  a rerun of a killed refresh finishes it with exactly those
 
 Why a sub-folder per release rather than one build for all windows: a release, once published,
 must not change when the next one is added, so each is its own finished build with its own
@@ -27,6 +30,8 @@ RELEASE_FILE = "release.json"
 NOTES_FILE = "RELEASE_NOTES.md"
 INDEX_FILE = "releases.json"
 RELEASE_FORMAT = "reflong-release/1"
+START_FILE = "release.started.json"
+START_FORMAT = "reflong-release-start/1"
 _LABEL = re.compile(r"^\d{4}-\d{2}$")
 
 
@@ -54,6 +59,43 @@ def read_release_manifest(folder: Path) -> dict | None:
     if not isinstance(data, dict) or data.get("format") != RELEASE_FORMAT:
         raise ReflongError(f"{Path(folder) / RELEASE_FILE} is not a reflong-build release manifest")
     return data
+
+
+def read_start_record(folder: Path) -> dict | None:
+    """``release.started.json`` of an unfinished release (what its refresh was started with), or
+    None when absent. Read strictly: a record that is not ours is an error, never ignored, since
+    the rerun would then build the release with other options than the run it finishes."""
+    path = Path(folder) / START_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise ReflongError(f"{path} cannot be read ({exc}): restore it or remove the folder") from None
+    if not isinstance(data, dict) or data.get("format") != START_FORMAT:
+        raise ReflongError(
+            f"{path} is not a reflong-build release start record: restore it or remove the folder"
+        )
+    return data
+
+
+def write_start_record(folder: Path, label: str, options: dict, tool_version: str) -> None:
+    """Record the options a refresh builds ``label`` with, atomically, before it asks for anything."""
+    from reflong.common.atomic_files import write_atomic
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"format": START_FORMAT, "release": label, "options": options, "tool_version": tool_version}
+    write_atomic(folder / START_FILE, (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def drop_start_record(folder: Path) -> None:
+    """Remove the start record (the release is published, or was not built at all), and the
+    folder when nothing else is in it."""
+    folder = Path(folder)
+    (folder / START_FILE).unlink(missing_ok=True)
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def list_releases(root: Path) -> list[Release]:

@@ -20,6 +20,7 @@ from reflong.assemble.release.layout import (
     NOTES_FILE,
     RELEASE_FILE,
     RELEASE_FORMAT,
+    drop_start_record,
     finished_releases,
     previous_release,
 )
@@ -131,6 +132,7 @@ def publish_release(
     }
     path = folder / RELEASE_FILE
     write_atomic(path, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    drop_start_record(folder)  # release.json now records the options: finished
     all_manifests = [r.manifest for r in finished_releases(root)]
     files = [notes, path, *write_releases_index(root, all_manifests)]
     return PublishedRelease(label, folder, changes, files)

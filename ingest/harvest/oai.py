@@ -77,7 +77,7 @@ from oaipmh_scythe.exceptions import BadResumptionToken, NoRecordsMatch, OAIPMHE
 from oaipmh_scythe.iterator import OAIResponseIterator
 from sqlmodel import Session
 
-from reflong.common.errors import BlockedError, NetworkError, ServiceBusyError
+from reflong.common.errors import BlockedError, NetworkError, ReflongError, ServiceBusyError
 from reflong.db.harvest import HarvestState, state_for, touch
 from reflong.db.papers import record_failure
 from reflong.ingest.harvest.arxivraw import parse_page
@@ -105,6 +105,10 @@ def set_for(category: str) -> str:
 def sets_for(categories: list[str] | tuple[str, ...]) -> list[str]:
     """The sets covering ``categories`` (sorted, unique); no categories: the whole repository ('')."""
     return sorted({set_for(c) for c in categories if c.strip()}) or [""]
+
+
+class UnknownSetError(ReflongError):
+    """The OAI-PMH server does not know a set the categories asked for (``badArgument``)."""
 
 
 MAX_TOKEN_REFUSALS = 3  # badResumptionToken answers one harvest falls back from before it stops
@@ -420,6 +424,14 @@ def harvest_set(
     except NoRecordsMatch:
         log.info("OAI-PMH: no records match set=%s from=%s (nothing new)", set_spec or "(all)", from_)
     except OAIPMHException as exc:
+        if set_spec and ("Set does not exist" in str(exc) or "too many levels" in str(exc)):
+            # arXiv's answer for a set it does not know (retired or misspelt): nothing is stored,
+            # and the set is not marked harvested, so no later run takes it as covered.
+            raise UnknownSetError(
+                f"arXiv's OAI-PMH server at {endpoint} has no set {set_spec!r} ({exc}): a retired or "
+                "misspelt category in --categories; the sets are arXiv's archives (cs, math, "
+                "physics:hep-th, ...), see https://arxiv.org/category_taxonomy"
+            ) from None
         raise NetworkError(
             f"the OAI-PMH server at {endpoint} answered with an error: {type(exc).__name__}: {exc}; "
             "check --oai-url and --categories"

@@ -88,7 +88,10 @@ from reflong.ingest.netpolicy import (
 DEFAULT_OPENALEX_URL = "https://api.openalex.org"
 MAILTO_ENV = "OPENALEX_MAILTO"
 API_KEY_ENV = "OPENALEX_API_KEY"
-BATCH_SIZE = 50  # ids a lookup; OpenAlex ORs up to 100 values a filter: 2 URLs an id by location
+# ids a lookup. OpenAlex ORs at most 100 values a filter (docs.openalex.org, "OR" filters); the
+# location lookup sends 2 URLs an id, so 40 ids are 80 values: a margin of 20 below the cap.
+BATCH_SIZE = 40
+MAX_OR_VALUES = 100
 PAGE_SIZE = 200  # per-page: 1 to 200 (paging)
 MAX_CITERS = sys.maxsize  # cursor paging reaches every citer: no cap
 DELAY = 0.11  # seconds: 10 requests/s (the older published rate; now 100/s) with a 10% margin
@@ -122,14 +125,23 @@ def arxiv_of_doi(doi: str | None) -> str | None:
     return _strip_version(m.group(1)) if m else None
 
 
+def _arxiv_of_location(loc: dict | None) -> str | None:
+    """The arXiv id a location shows, without its version: an arxiv.org URL (``abs/IDv2``,
+    ``pdf/ID``) or arXiv's DataCite DOI as the landing page (``doi.org/10.48550/arXiv.ID``), as
+    OpenAlex records locations that came from DataCite."""
+    for url in ((loc or {}).get("landing_page_url"), (loc or {}).get("pdf_url")):
+        url = (url or "").strip()
+        m = _ARXIV_URL_RE.match(url)
+        if m:
+            return _strip_version(m.group(1))
+        if found := arxiv_of_doi(url):
+            return found
+    return None
+
+
 def arxiv_ids_of_work(work: dict) -> set[str]:
     """Every arXiv id a work shows: its arxiv.org locations and its DataCite DOI."""
-    out = set()
-    for loc in work.get("locations") or []:
-        for url in ((loc or {}).get("landing_page_url"), (loc or {}).get("pdf_url")):
-            m = _ARXIV_URL_RE.match((url or "").strip())
-            if m:
-                out.add(_strip_version(m.group(1)))
+    out = {found for loc in work.get("locations") or [] if (found := _arxiv_of_location(loc))}
     ids = work.get("ids") or {}
     for doi in (work.get("doi"), ids.get("doi")):
         arxiv_id = arxiv_of_doi(doi)
@@ -139,12 +151,10 @@ def arxiv_ids_of_work(work: dict) -> set[str]:
 
 
 def arxiv_of_work(work: dict) -> str | None:
-    """A work's arXiv id: an arxiv.org location first (it keeps the id's case), then its DOI."""
+    """A work's arXiv id: an arXiv location first (it keeps the id's case), then its DOI."""
     for loc in work.get("locations") or []:
-        for url in ((loc or {}).get("landing_page_url"), (loc or {}).get("pdf_url")):
-            m = _ARXIV_URL_RE.match((url or "").strip())
-            if m:
-                return _strip_version(m.group(1))
+        if found := _arxiv_of_location(loc):
+            return found
     ids = work.get("ids") or {}
     return arxiv_of_doi(work.get("doi")) or arxiv_of_doi(ids.get("doi"))
 

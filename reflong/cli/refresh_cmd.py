@@ -8,7 +8,10 @@ reuses them, so a refresh asks only for what the new window adds.
 
 Settings are carried between releases (``release_options``): an option not given is the previous
 release's (its ``release.json``), a given one wins and is recorded for the next; a line before the
-plan says which came from where.
+plan says which came from where. A refresh records the options it builds a release with
+(``release.started.json``) before its first request; a rerun of a killed one finishes that release
+with exactly those, and refuses other options, naming each (to change them, remove the release's
+folder: the store keeps its work).
 
 Exit codes (for cron): 0 a release built (or its plan printed with ``--dry-run``); 1 an error, said
 in one line on stderr (a rerun resumes; the work done is kept); 2 a usage error; 3 nothing to build
@@ -115,12 +118,22 @@ def refresh(**opts) -> None:
     reflong-build refresh --db store.db --out releases             # the next one (cron)
 
     Builds RELEASES/YYYY-MM as `paper` would, with RELEASE_NOTES.md and release.json. Options
-    not given are the previous release's (a line says which came from where). Exit 0 built,
+    not given are the previous release's (a line says which came from where); a killed refresh,
+    rerun, finishes its release with the options it was started with. Exit 0 built,
     1 error (rerun resumes), 2 usage, 3 nothing to build yet, 130 interrupted. docs/paper.md#releases.
     """
-    from reflong.assemble.release.layout import next_label, previous_release, read_release_manifest
+    from reflong import __version__
+    from reflong.assemble.release.layout import (
+        START_FILE,
+        drop_start_record,
+        next_label,
+        previous_release,
+        read_release_manifest,
+        read_start_record,
+        write_start_record,
+    )
     from reflong.assemble.release.publish import publish_release
-    from reflong.cli.release_options import carry, options_json, recorded_options
+    from reflong.cli.release_options import carry, differing_options, options_json, recorded_options
     from reflong.db.engine import open_store
     from reflong.ingest.plan.windows import BuildWindows, add_months, parse_month
 
@@ -133,22 +146,35 @@ def refresh(**opts) -> None:
         )
     folder = root / label
     own = read_release_manifest(folder)
-    prev = None if own is not None else previous_release(root, label)
-    source = (label, own) if own is not None else (prev.label, prev.manifest) if prev else None
+    started = None if own is not None else read_start_record(folder)
     given = {
         name
         for name in opts
         if ctx.get_parameter_source(name)
         not in (click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
     }
+    if started is not None:
+        # A refresh of this release was killed: finish it exactly as it was started.
+        recorded = recorded_options(started, where=str(folder / START_FILE))
+        source = f"release {label}'s start record ({START_FILE}: a run that did not finish)"
+        differ = differing_options(recorded, {name: opts[name] for name in given})
+        if differ:
+            raise click.UsageError(
+                f"release {label} was started with other options and did not finish: "
+                + "; ".join(differ)
+                + f". Rerun with no options (or the same ones) to finish it as started; to build it with "
+                f"the new ones instead, remove {folder} and rerun with them (the store keeps its PDFs, "
+                "texts and edges)"
+            )
+    elif own is not None:
+        recorded = recorded_options(own, where=str(folder / "release.json"))
+        source = f"release {label}'s release.json"
+    else:
+        prev = previous_release(root, label)
+        recorded = recorded_options(prev.manifest, where=str(prev.folder / "release.json")) if prev else {}
+        source = f"release {prev.label}'s release.json" if prev else None
     defaults = {name: value for name, value in opts.items() if name not in given}
-    origin = carry(
-        opts,
-        recorded_options(source[1]) if source else {},
-        given,
-        defaults,
-        f"release {source[0]}" if source else None,
-    )
+    origin = carry(opts, recorded, given, defaults, source)
     windows = BuildWindows(
         parse_month(label), opts["seed_months"], opts["pool_months"], opts["distractor_months"]
     )
@@ -171,6 +197,8 @@ def refresh(**opts) -> None:
             click.echo(f"refresh plan for release {label}: 0 requests (finished; rebuilt from the store)")
             return
     options = options_json(opts)
+    if not finished and not opts["dry_run"]:
+        write_start_record(folder, label, options, __version__)  # before the first request
     opts.update(since=label, out_dir=str(folder), reuse_db=finished)
     engine = open_store(opts["db_path"])
 
@@ -186,6 +214,8 @@ def refresh(**opts) -> None:
         )
     except NotYet as exc:
         click.echo(str(exc), err=True)
+        if not finished:
+            drop_start_record(folder)  # nothing built: the release is not begun, next month asks again
         ctx.exit(NOT_YET_EXIT)
     if result is None:
         return  # --dry-run: the plan is printed, nothing downloaded

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from reflong.common.errors import ReflongError
+
 #: Options carried from release to release, by the name click gives them in ``opts``.
 CARRIED = (
     "seed_months",
@@ -83,15 +85,26 @@ def options_json(opts: Mapping[str, object]) -> dict:
     }
 
 
-def recorded_options(manifest: Mapping) -> dict:
+def recorded_options(manifest: Mapping, where: str = "release.json") -> dict:
     """The options a release was built with, as ``opts`` values: its ``options``, else what its
-    build ``settings`` say (a release from before options were recorded)."""
-    if isinstance(manifest.get("options"), Mapping):
-        return {
-            name: tuple(value) if name in _TUPLES and isinstance(value, list) else value
-            for name, value in manifest["options"].items()
-            if name in CARRIED
-        }
+    build ``settings`` say (a release from before options were recorded).
+
+    Read strictly (``where`` names the file in the error): ``options`` that is not an object, or
+    an option of the wrong type, is a ``ReflongError``. A silent default here would build the next
+    release unlike the ones before it, which is what carrying options exists to prevent."""
+    if "options" in manifest and manifest["options"] is not None:
+        options = manifest["options"]
+        if not isinstance(options, Mapping):
+            raise ReflongError(
+                f"{where}: 'options' is {_json_kind(options)}, expected an object of option values; "
+                "restore the file or remove the release folder"
+            )
+        out = {}
+        for name, value in options.items():
+            if name in CARRIED:
+                check_option_value(name, value, where)
+                out[name] = tuple(value) if name in _TUPLES and isinstance(value, list) else value
+        return out
     out = {}
     for key, value in (manifest.get("settings") or {}).items():
         if key in _FROM_SETTINGS:
@@ -102,11 +115,68 @@ def recorded_options(manifest: Mapping) -> dict:
     return out
 
 
+# What each carried option holds in release.json (JSON types); None is allowed where noted.
+_INTS = {
+    "seed_months", "pool_months", "distractor_months", "max_papers", "n_keys", "citers_per_key",
+    "n_distractors", "n_controls", "max_pdfs", "n_tasks", "seed", "min_positives", "max_doc_tokens",
+}  # fmt: skip
+_BOOLS = {"trim", "question_last", "strategy_prompt", "no_baselines"}
+_NUMBERS = {"ref_share"}
+_MAY_BE_NONE = {"max_papers", "max_doc_tokens", "licenses"}
+
+
+def _json_kind(value: object) -> str:
+    """How JSON spells a value's type, for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return f"a string ({value!r})" if len(value) <= 40 else "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def check_option_value(name: str, value: object, where: str) -> None:
+    """Raise ``ReflongError`` unless ``value`` has the JSON type option ``name`` is recorded with."""
+    if value is None and name in _MAY_BE_NONE:
+        return
+    if name in _BOOLS:
+        ok, want = isinstance(value, bool), "true or false"
+    elif name in _INTS:
+        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+    elif name in _NUMBERS:
+        ok, want = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+    elif name in _TUPLES:
+        ok, want = isinstance(value, list) and all(isinstance(v, str) for v in value), "a list of strings"
+    else:
+        ok, want = isinstance(value, str), "a string"
+    if not ok:
+        raise ReflongError(
+            f"{where}: option {_flag(name)} is {_json_kind(value)}, expected {want}; "
+            "restore the file or remove the release folder"
+        )
+
+
+def differing_options(recorded: Mapping[str, object], given: Mapping[str, object]) -> list[str]:
+    """``--flag recorded (given: value)`` for each given option whose value is not the recorded one."""
+    return [
+        f"{_flag(name)} {_text(recorded[name])} (given: {_text(value)})"
+        for name, value in sorted(given.items(), key=lambda kv: CARRIED.index(kv[0]) if kv[0] in CARRIED else -1)
+        if name in recorded and _same(recorded[name]) != _same(value)
+    ]  # in CARRIED's order: the same message on every run
+
+
+def _same(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
 @dataclass
 class SettingsOrigin:
     """Where each carried option's value came from, for the line ``refresh`` prints first."""
 
-    source: str | None  # "release 2024-03" (its release.json), or None when nothing was carried
+    source: str | None  # "release 2024-03's release.json", or None when nothing was carried
     carried: dict[str, object] = field(default_factory=dict)  # taken from ``source``, unlike defaults
     given: dict[str, object] = field(default_factory=dict)  # on the command line (or environment)
     same_as_default: int = 0  # carried but equal to the tool's default
@@ -120,7 +190,7 @@ class SettingsOrigin:
             parts.append("no earlier release to carry settings from: defaults and the options given")
         else:
             parts.append(
-                f"from {self.source}'s release.json: "
+                f"from {self.source}: "
                 + (show(self.carried) if self.carried else "nothing but defaults")
                 + (f" (and {self.same_as_default} at their defaults)" if self.same_as_default else "")
             )

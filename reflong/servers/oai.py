@@ -26,6 +26,10 @@ paging, tokens, earliest datestamp) and cites the sources. What both speak, and 
   are accepted; a record is in a set when any of its categories (primary or cross-list) is, so
   ``set=cs`` also returns a stat.ML paper cross-listed to cs.LG. Headers carry one ``setSpec`` per
   category (category form).
+- **Unknown sets** (arXiv's oaipmh ``requests/data_queries.py`` ``_parse_set``; the taxonomy of
+  arxiv-base, ``arxiv_taxonomy.py``): a set arXiv does not know, retired or misspelt (``cmp-lg``,
+  ``cs:cs:XX``, ``math:hep-th``), is ``badArgument`` "Set does not exist" on the current server,
+  never ``noRecordsMatch``; a set that exists but holds nothing in the range is ``noRecordsMatch``.
 - **Formats**: ``arXivRaw`` (namespace http://arxiv.org/OAI/arXivRaw/, arXiv's help page:
   "very close the internal format ... Includes version history") and ``oai_dc``. The arXivRaw
   element order follows arXiv's ``record_formats.xml`` template: id, submitter, one ``version``
@@ -79,6 +83,7 @@ from lxml import etree as ET
 
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion
 from reflong.ingest.metadata import is_withdrawn
+from reflong.servers.arxiv_taxonomy import set_error
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -497,6 +502,8 @@ class OaiRepository:
                 raise OaiError("badResumptionToken", "token from different verb")
         self._only(args, {"metadataPrefix", "from", "until", "set"}, {"metadataPrefix"})
         prefix = self._prefix(args["metadataPrefix"])
+        if args.get("set") and (problem := set_error(args["set"])):
+            raise OaiError("badArgument", problem)  # arXiv's _parse_set: never an empty list
         today = datetime.fromtimestamp(self.clock(), timezone.utc).date()
         lo = _day(args["from"], "from") if "from" in args else self.earliest
         hi = _day(args["until"], "until") if "until" in args else today.isoformat()

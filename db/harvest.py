@@ -72,6 +72,11 @@ class HarvestState(SQLModel, table=True):
     )
     covered_from: str | None = Field(default=None, description="earliest from of a finished harvest")
     harvested_through: str | None = Field(default=None, description="newest datestamp harvested")
+    overlap_from: str | None = Field(
+        default=None,
+        description="OAI: where the next refresh starts, the newest datestamp before the last finished "
+        "harvest began; a record whose datestamp moved while that harvest paged is asked for again",
+    )
     completed: bool = False
     split: bool = Field(default=False, description="API: over the result cap, asked in smaller parts")
     pages: int = 0

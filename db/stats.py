@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from reflong.db.papers import Failure, Paper, PaperRole
@@ -88,6 +89,32 @@ def _audit_stats(session: Session) -> dict:
 
 
 SECTIONS.append(_audit_stats)
+
+
+def _size_stats(session: Session) -> dict:
+    """The store's size on disk and its bytes by table (a table's indexes counted with it).
+
+    Why: reject edges dominate a store that has seen many releases (issue 41); this is where
+    that growth shows. Read from SQLite's ``dbstat`` table; a build of SQLite without it gives the
+    total only (``bytes_by_table`` is then empty)."""
+    conn = session.connection()
+    page_size = conn.exec_driver_sql("PRAGMA page_size").scalar_one()
+    pages = conn.exec_driver_sql("PRAGMA page_count").scalar_one()
+    free = conn.exec_driver_sql("PRAGMA freelist_count").scalar_one()
+    owner = dict(conn.exec_driver_sql("SELECT name, tbl_name FROM sqlite_schema").all())
+    try:
+        rows = conn.exec_driver_sql("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").all()
+    except OperationalError:  # SQLite compiled without dbstat: the total is still right
+        rows = []
+    by_table: dict[str, int] = {}
+    for name, size in rows:
+        table = owner.get(name, name)
+        by_table[table] = by_table.get(table, 0) + int(size or 0)
+    ordered = dict(sorted(by_table.items(), key=lambda kv: (-kv[1], kv[0])))
+    return {"store_bytes": page_size * pages, "free_bytes": page_size * free, "bytes_by_table": ordered}
+
+
+SECTIONS.append(_size_stats)
 
 
 def collect_stats(engine: Engine) -> dict:

@@ -33,7 +33,8 @@ from reflong.demo.growing_world import grow_world
 from reflong.demo.rehearsal import RehearsalSettings, StandIns
 from reflong.ingest.plan.windows import add_months
 
-# one growing world shared by every test here, each release building on the one before: slow as a whole
+# one growing world shared by every test here, each release building on the one before: slow as a
+# whole, and on one xdist worker in file order (pyproject's --dist loadfile)
 pytestmark = pytest.mark.slow
 
 SCALE = 0.001

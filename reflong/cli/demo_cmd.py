@@ -482,7 +482,7 @@ def synth_index(
     default=default_of(write_catalog, "until"),
     show_default=True,
     callback=_month,
-    help="Last month written (2023-12 .. 2025-03); one month more adds only that month's changes.",
+    help="Last month written (2023-12 .. 2025-08); one month more adds only that month's changes.",
 )
 def synth_catalog(out: str, scale: float, seed: int, until: str) -> None:
     """Generate a metadata-only arXiv at 2024's real volume (cs.CL + cs.LG + cs.AI, and others).

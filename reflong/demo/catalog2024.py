@@ -9,7 +9,7 @@ Volumes. ``MONTHLY`` holds the papers a month whose first version is listed in c
 cs.AI (primary or cross-list): about 14K in 2024-01..02, 7.3K in 2024-03 and 45K in 2024-04..09,
 the figures of issue 10 (from arXiv's per-category submission statistics); the month-by-month split
 is a plausible shape (May and October peak before the NeurIPS and ICLR deadlines), and the months
-after 2024-09 exist so that a refresh has something new. 2023-12 is there so that a harvest from
+after 2024-09 (through 2025-08, an extrapolation) exist so that refreshes have something new. 2023-12 is there so that a harvest from
 2024-01 meets papers first published earlier and revised later (datestamps are last-modified
 days: the harvester must filter by first-version date itself). ``scale`` multiplies every volume.
 
@@ -78,6 +78,13 @@ MONTHLY: dict[str, int] = {
     "2025-01": 7500,
     "2025-02": 8600,
     "2025-03": 8400,
+    # extrapolated with the same shape (a May peak before NeurIPS), so that 12 monthly releases
+    # from 2024-03 have their six-month citing pools (bench/refresh.py): through 2025-08
+    "2025-04": 8200,
+    "2025-05": 9800,
+    "2025-06": 8900,
+    "2025-07": 8500,
+    "2025-08": 8300,
 }
 OTHER_CS_SHARE = 0.08  # extra papers in other cs categories only, relative to MONTHLY
 NON_CS_SHARE = 0.04  # extra papers outside cs

@@ -71,8 +71,10 @@ PDF_FAULTS = {"429", "throttle", "generating", "503", "404", "hang", "hang-body"
 # OAI-PMH: 503 + Retry-After (arXiv's flow control), hang, expire (this request's token answered as
 # expired: badResumptionToken), truncate (a 200 whose XML stops halfway), empty (a 200 with no body),
 # short (a well-formed page whose resumptionToken is empty although records remain: the list ends
-# early against its completeListSize).
-OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty", "short"}
+# early against its completeListSize), move (before this resumed page is answered, a record the
+# list already showed on the token's day is modified today: ``OaiRepository.move_a_shown_record``;
+# where the token splits no day, the first later one that does).
+OAI_FAULTS = {"503", "hang", "expire", "truncate", "empty", "short", "move"}
 FAULTS = {"api": API_FAULTS, "pdf": PDF_FAULTS, "oai": OAI_FAULTS}
 # Faults that take an argument (``throttle:SECONDS``, ``generating:N``): its type, and whether it may be left out.
 _FAULT_ARGS = {"throttle": (float, False), "generating": (int, True)}
@@ -734,6 +736,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         path = urlsplit(self.path).path.rstrip("/")
         repository = owner.oai_legacy if path == "/oai2" else owner.oai
+        if fault == "move":
+            owner.move_pending = True
+        if owner.move_pending and repository.impl == "current":
+            # the first resumed page from here on whose token splits a day (skip > 0)
+            moved = repository.move_a_shown_record(query)
+            if moved is not None:
+                owner.moved.append(moved)
+                owner.move_pending = False
         body = repository.handle(query, force_expired=fault == "expire")
         if fault == "truncate":
             body = body[: max(1, len(body) // 2)]
@@ -846,6 +856,8 @@ class ArxivServer(BackgroundServer):
         self._blocked_until: dict[str, float] = {}
         self.faults = faults or FaultPlan()
         self.stats = RequestStats()
+        self.moved: list[str] = []  # ids the oai:N:move fault modified, in order
+        self.move_pending = False  # a move fault waits for a token that splits a day
         self.fault_headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
         self.throttle_latency = throttle_latency  # seconds a throttled request waits for its 429
         self.mid_body = threading.Event()  # set once a hang-body/cut fault has sent half a file
@@ -957,7 +969,9 @@ def main(argv: list[str] | None = None) -> None:
         "with the client's --delay 0)",
     )
     # The name the client's option has (``ingest --delay``); --min-interval until 0.3.
-    ap.add_argument("--min-interval", dest="old_min_interval", type=float, default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--min-interval", dest="old_min_interval", type=float, default=None, help=argparse.SUPPRESS
+    )
     ap.add_argument("--block-seconds", type=float, default=0.0, help="a 403'd client stays blocked this long")
     ap.add_argument("--url-limit", type=int, default=8190, help="longer request targets get 414")
     ap.add_argument("--result-cap", type=int, default=30000, help="API results per query (arXiv: 30000)")

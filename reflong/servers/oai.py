@@ -366,26 +366,63 @@ class OaiRepository:
         stamps = {aid: p.modified for aid, p in catalog.papers.items() if p.modified}
         if current:
             stamps = {aid: max(day, EARLIEST_DATESTAMP) for aid, day in stamps.items()}
-            order = sorted(stamps, key=lambda aid: (stamps[aid], _modtime_seconds(aid, stamps[aid]), aid))
             self.earliest = EARLIEST_DATESTAMP
         else:
-            order = sorted(stamps)
             self.earliest = min(stamps.values(), default="2007-04-02")
-        self._stamp_of = stamps
-        self._ids = order
-        self._stamps = [stamps[aid] for aid in order]
-        interned: dict[tuple[str, ...], frozenset[str]] = {}
-        self._sets: list[frozenset[str]] = []
-        for aid in self._ids:
-            cats = tuple(catalog.papers[aid].categories)
-            if cats not in interned:
-                interned[cats] = frozenset(s for c in cats for s in category_sets(c))
-            self._sets.append(interned[cats])
         self._cache: OrderedDict[tuple, tuple[list[int], list[str]]] = OrderedDict()
         self._lock = threading.Lock()
+        self._index(stamps)
         # Legacy tokens name their query and carry the issue time; the secret makes them
         # unforgeable and makes a token from another server instance (a restart) unknown.
         self._secret = hashlib.sha256(f"{id(self)}:{time.time_ns()}".encode()).hexdigest()[:16]
+
+    def _index(self, stamps: dict[str, str]) -> None:
+        """Order the records as this implementation lists them, with their sets."""
+        if self.impl == CURRENT:
+            order = sorted(stamps, key=lambda aid: (stamps[aid], _modtime_seconds(aid, stamps[aid]), aid))
+        else:
+            order = sorted(stamps)
+        interned: dict[tuple[str, ...], frozenset[str]] = {}
+        sets: list[frozenset[str]] = []
+        for aid in order:
+            cats = tuple(self.catalog.papers[aid].categories)
+            if cats not in interned:
+                interned[cats] = frozenset(s for c in cats for s in category_sets(c))
+            sets.append(interned[cats])
+        with self._lock:
+            self._stamp_of, self._ids, self._sets = stamps, order, sets
+            self._stamps = [stamps[aid] for aid in order]
+            self._cache.clear()
+
+    def touch(self, arxiv_id: str, day: str) -> None:
+        """The record was modified on ``day`` (a new version, a withdrawal, a metadata fix): its
+        datestamp moves there, as arXiv's does, and every list from now on shows it at its new place."""
+        self._index({**self._stamp_of, arxiv_id: day})
+
+    def move_a_shown_record(self, query_string: str) -> str | None:
+        """The ``oai:N:move`` fault: before answering a resumed page, a record the list has already
+        shown on the token's ``from`` day is modified today, so that day now holds one record fewer
+        and the token's ``skip`` (stateless: the query plus an offset) passes over one record not yet
+        shown. This is how a datestamp moving during a multi-page harvest loses a record on arXiv's
+        current server (its ``processors/resume.py`` tokens). Returns the moved id, or None when the
+        request carries no such token."""
+        token = {k: v[-1] for k, v in parse_qs(query_string).items()}.get("resumptionToken")
+        if not token:
+            return None
+        try:
+            args, skip = read_current_token(token)
+        except OaiError:
+            return None
+        if skip == 0 or "from" not in args:
+            return None
+        today = datetime.fromtimestamp(self.clock(), timezone.utc).date().isoformat()
+        selected, stamps = self._selection(args.get("until") or today, args.get("set") or None)
+        first = bisect.bisect_left(stamps, args["from"])
+        if first >= len(selected) or stamps[first] != args["from"] or args["from"] >= today:
+            return None
+        moved = self._ids[selected[first]]
+        self.touch(moved, today)
+        return moved
 
     # ----------------------------------------------------------------------------------------
     # request dispatch

@@ -748,11 +748,9 @@ def _uncited_volumes(works: dict, entries: list[dict], items: list[dict], seen: 
     return container_seeds(forms, editors, years)
 
 
-def write_part(
-    out: Path, split: str, seeds: list[dict], entries: list[dict], rows: list[dict], counts: dict
-) -> None:
-    """The part's three files (the gzip with a fixed header, so a rebuild gives the same bytes),
-    and its conversion summary on stderr."""
+def write_files(out: Path, split: str, seeds: list[dict], entries: list[dict], rows: list[dict]) -> None:
+    """A set's three files, as every builder writes them: the audit and seeds as JSON lines, the
+    entries gzipped with no name or time in the header, so a rebuild gives the same bytes."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
         for row in rows:
@@ -760,13 +758,19 @@ def write_part(
     with open(out / f"seeds.{split}.jsonl", "w", encoding="utf-8") as fh:
         for seed in seeds:
             fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
-    # gzip with no name or time in its header: the same bytes on every rebuild
     with (
         open(out / f"entries.{split}.jsonl.gz", "wb") as raw,
         gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
     ):
         for e in entries:
             gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def write_part(
+    out: Path, split: str, seeds: list[dict], entries: list[dict], rows: list[dict], counts: dict
+) -> None:
+    """The part's three files (``write_files``) and its conversion summary on stderr."""
+    write_files(out, split, seeds, entries, rows)
     by_style: dict[str, Counter] = defaultdict(Counter)
     for e in entries:
         for key in (e["style"], "overall"):

@@ -29,7 +29,6 @@ What is written (format: SOURCES.md there):
 from __future__ import annotations
 
 import argparse
-import gzip
 import html.entities
 import json
 import re
@@ -47,6 +46,7 @@ from reflong.citations.quality.builders.fresh import (
     number_and_audit,
     seed_works,
     styles_titles,
+    write_files,
 )
 from reflong.citations.quality.builders.styles import (
     _APA,
@@ -344,20 +344,8 @@ def assemble(
 
 
 def write(out: Path, seeds: list[dict], entries: list[dict], rows: list[dict], split: str = SPLIT) -> None:
-    """The set's files (gzip with no name or time in its header: the same bytes every rebuild)."""
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
-    with open(out / f"seeds.{split}.jsonl", "w", encoding="utf-8") as fh:
-        for seed in seeds:
-            fh.write(json.dumps(seed, ensure_ascii=False, sort_keys=True) + "\n")
-    with (
-        open(out / f"entries.{split}.jsonl.gz", "wb") as raw,
-        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
-    ):
-        for e in entries:
-            gz.write((json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+    """The set's files, as every builder writes them (``fresh.write_files``)."""
+    write_files(out, split, seeds, entries, rows)
 
 
 def print_summary(counts: dict, seeds: list[dict], entries: list[dict], rows: list[dict]) -> None:

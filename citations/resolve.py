@@ -10,9 +10,10 @@ contains it (up to the nearest ". ", ",", "?", bracket or quote on both sides) a
 is compared with that whole field (``fuzz.ratio``). A title embedded in a longer title then
 scores low, while a real title - wherever the style puts it - scores high.
 
-Candidates come from blocking, never all pairs: each seed is indexed under its rarest title words
-(document frequency over the seed titles); a reference is scored only against the seeds one of
-its words points to, plus the seeds its arXiv id or DOI names.
+Candidates come from blocking, never all pairs: a reference is scored only against the seeds that
+share 60% of their title words with it (found through each seed's rarest words), plus the seeds
+its arXiv id or DOI names. Whether a seed is a candidate depends on the pair alone, never on the
+other seeds indexed, so resolving old lists against new seeds only equals a full re-resolve.
 
 Year and first author are cross-checks. Real bibliographies contain wrong arXiv ids (copy-paste)
 and near-identical titles, so an id match whose title and authors disagree goes to ``review``,
@@ -101,20 +102,21 @@ class SeedIndex:
             tokens.append(toks)
             for t in toks:
                 df[t] += 1
+        # A title candidate shares 60% of the seed's words (``least``). By pigeonhole, a reference
+        # holding ``least`` of a seed's n words holds one of any n - least + 1 of them, so the seed
+        # is posted under its n - least + 1 rarest words and one hit proposes it: which words
+        # are rarest (document frequency over the seeds indexed) only sets the lists' lengths,
+        # never the candidates. A candidate is thus a property of the (reference, seed) pair
+        # alone, whatever other seeds share the index: a refresh that resolves an old list
+        # against a month's new seeds gets what a full re-resolve would (resolve_stage).
+        self.least = [-(-len(toks) * 3 // 5) for toks in tokens]  # ceil(0.6 * n)
         self.postings: dict[str, list[int]] = defaultdict(list)
-        self.need: list[int] = []
-        cap = max(50, len(self.seeds) // 200)
+        self.ranked: list[tuple[str, ...]] = []  # each seed's words, rarest first
         for i, toks in enumerate(tokens):
-            ranked = sorted(toks, key=lambda t: (df[t], -len(t), t))
-            # Common words make long posting lists (slow, and weak evidence): a seed uses them as
-            # keys only to reach four keys, so that two damaged keys (a typo, a split
-            # hyphenation) still leave the two a candidate needs.
-            keys = [t for t in ranked if df[t] <= cap][: self.thresholds.keys_per_seed]
-            if len(keys) < 4:
-                keys = ranked[:4]
-            for t in keys:
+            ranked = tuple(sorted(toks, key=lambda t: (df[t], -len(t), t)))
+            self.ranked.append(ranked)
+            for t in ranked[: len(toks) - self.least[i] + 1]:
                 self.postings[t].append(i)
-            self.need.append(min(2, len(keys)))
         self.tokens = [sd.tokens for sd in self.seeds]
         # Two adjacent seed words as PDF text glues them ("QuantumField"): a reference word equal
         # to one stands for both words in the candidate look-up.
@@ -123,7 +125,6 @@ class SeedIndex:
             for a, b in pairwise(sd.plain.split()):
                 if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS:
                     self.glued.setdefault(a + b, (a, b))
-        self.least = [-(-len(sd.tokens) * 3 // 5) for sd in self.seeds]  # ceil(0.6 * n)
         # Main titles of seeds with a subtitle, for entries that leave the subtitle out.
         self.heads = th.HeadIndex([sd.info.title for sd in self.seeds], STOPWORDS)
         # How many seeds carry each folded title: a short title printed first is accepted only
@@ -137,14 +138,13 @@ class SeedIndex:
     def candidates(self, ref: Reference) -> dict[int, str]:
         """Seed index -> the method that proposed it (id and DOI before title).
 
-        A title candidate must share two of its key words with the reference (one if the seed
-        has a single key word): one typo'd or truncated key still leaves the others, while a
-        common word alone no longer drags in every seed that happens to contain it."""
-        postings, need, toks, least = self.postings, self.need, self.tokens, self.least
+        A title candidate shares 60% of the seed's title words with the reference (``least``:
+        two of two or three, three of four or five): a typo'd or truncated word still leaves the
+        rest, while a common word alone never drags in every seed that contains it."""
+        postings, toks, least = self.postings, self.tokens, self.least
         ws = ref.wordset
-        hits = Counter(chain.from_iterable(postings[w] for w in ws if w in postings))
-        # Key hits first, then the word-overlap pre-check (see ``plausible``), fused for speed.
-        out = {i: "title" for i, n in hits.items() if n >= need[i] and len(toks[i] & ws) >= least[i]}
+        hits = set(chain.from_iterable(postings[w] for w in ws if w in postings))
+        out = {i: "title" for i in sorted(hits) if len(toks[i] & ws) >= least[i]}
         if ref.entry.doi and ref.entry.doi in self.by_doi:
             out[self.by_doi[ref.entry.doi]] = "doi"
         if ref.entry.arxiv_id and ref.entry.arxiv_id in self.by_id:
@@ -199,6 +199,18 @@ class SeedIndex:
         inherited = inherited_authors(entries)
         return [self.resolve(e, inh, exclude) for e, inh in zip(entries, inherited, strict=True)]
 
+    def prepare(self, entry: ParsedEntry | str, inherited: Sequence[str] | None = None) -> Reference:
+        """One entry read once for scoring (``Reference.of``), before the index's glued split.
+        ``inherited``: for a ditto entry, the authors of the entry before (``resolve_list``)."""
+        if isinstance(entry, str):
+            # Ids are all the resolver needs up front; the full parse runs only on an id match.
+            arxiv_id, version = find_arxiv_id(entry)
+            entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
+        ref = Reference.of(entry)
+        if same_author_as_before(entry.raw):
+            ref.ditto, ref.inherited = True, tuple(inherited or ())
+        return ref
+
     def resolve(
         self,
         entry: ParsedEntry | str,
@@ -212,13 +224,11 @@ class SeedIndex:
         ``exclude``: seed ids never to match, before ranking (a paper's own id when its list is
         resolved: one index then serves every list, where an index without the paper's own seed
         cost one build, and its memory, per list)."""
-        if isinstance(entry, str):
-            # Ids are all the resolver needs up front; the full parse runs only on an id match.
-            arxiv_id, version = find_arxiv_id(entry)
-            entry = ParsedEntry(raw=entry, arxiv_id=arxiv_id, arxiv_version=version, doi=find_doi(entry))
-        ref = Reference.of(entry)
-        if same_author_as_before(entry.raw):
-            ref.ditto, ref.inherited = True, tuple(inherited or ())
+        return self.resolve_prepared(self.prepare(entry, inherited), exclude)
+
+    def resolve_prepared(self, ref: Reference, exclude: Collection[str] = ()) -> list[Match]:
+        """``resolve`` for an entry already ``prepare``d (its words are read once: the resolve
+        stage stores them for a later refresh's look-up)."""
         split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
         if split:
             ref.wordset = ref.wordset.union(split)

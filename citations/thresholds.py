@@ -17,7 +17,7 @@ import json
 from dataclasses import asdict, dataclass
 
 # What each version changed: docs/resolver-history.md.
-RESOLVER_VERSION = "resolve-23"
+RESOLVER_VERSION = "resolve-24"
 
 
 # The rule sets a run may choose (``--profile``). The default serves arXiv seeds: papers, cited
@@ -44,9 +44,6 @@ class Thresholds:
     # contradiction: an id match whose title field scores below it is a conflict (resolve-2: the
     # same floor as ``keep``, a title that far off is another work's).
     contradiction: float = 60.0
-    # keys_per_seed: blocking keys per seed, its rarest title words (resolve-8: four are needed
-    # so that two damaged keys, a typo or a split hyphenation, leave the two a candidate needs).
-    keys_per_seed: int = 5
     # variant: a title scoring from here to accept is accepted with the first author and a near
     # year (resolve-7, on the multi-style dev split: reworded titles of the same work score 80-90).
     variant: float = 80.0

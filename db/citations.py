@@ -33,7 +33,15 @@ class Seed(SQLModel, table=True):
     published: str | None = Field(default=None, description="first-version date, YYYY-MM-DD")
     doi: str | None = None
     source: str = Field(default="store", description="store (seed role) | file:<name>")
-    seq: int = Field(default=0, index=True, description="increasing number; bumped when the title changes")
+    twins: str = Field(
+        default="",
+        description="JSON [[arXiv id, first author], ...]: other stored papers with the seed's title",
+    )
+    seq: int = Field(
+        default=0,
+        index=True,
+        description="increasing number; bumped when the title, author, date, DOI or twins change",
+    )
     updated_at: str = Field(default_factory=utcnow)
 
 

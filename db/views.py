@@ -11,6 +11,11 @@ columns on its next open and a read-only look (``stats``, Datasette) writes noth
 * ``reference_fts`` / ``citation_fts``: SQLite FTS5 indexes on reference strings, kept in sync by
   triggers. Datasette finds them (``content="reference"``) and shows a search box on the
   ``reference`` and ``citation`` tables.
+* ``reference_words``: each resolved reference's words, as the resolver reads them, in hashed form
+  (``citations/stages/reference_words.py``): a refresh finds the old references a new seed can
+  touch by a query, not by reading every list again. A reference's row goes with it (a trigger).
+  Not for browsing: its tokens are hashes.
+* ``ix_reference_doi``: the DOI look-up of the same refresh.
 """
 
 from __future__ import annotations
@@ -61,11 +66,23 @@ def _fts_statements(fts: str, table: str, column: str) -> list[str]:
     ]
 
 
+# The word index of resolved references: written by the resolve stage, read by a refresh's pick.
+WORDS_TABLE = "reference_words"
+EXTRA: dict[str, str] = {
+    WORDS_TABLE: f"CREATE VIRTUAL TABLE {WORDS_TABLE} USING fts5(words)",
+    f"{WORDS_TABLE}_ad": (
+        f"CREATE TRIGGER {WORDS_TABLE}_ad AFTER DELETE ON reference BEGIN "
+        f"DELETE FROM {WORDS_TABLE} WHERE rowid = old.id; END"
+    ),
+    "ix_reference_doi": "CREATE INDEX ix_reference_doi ON reference (doi)",
+}
+
+
 def ensure_views(connection) -> None:
     """Create or update the browsing views and FTS indexes on an open connection."""
     existing = dict(
         connection.execute(
-            text("SELECT name, sql FROM sqlite_master WHERE type IN ('view', 'table', 'trigger')")
+            text("SELECT name, sql FROM sqlite_master WHERE type IN ('view', 'table', 'trigger', 'index')")
         ).all()
     )
     for name, sql in VIEWS.items():  # in order: citing_pairs reads audit_current
@@ -84,6 +101,9 @@ def ensure_views(connection) -> None:
         for suffix, statement in zip(("_ai", "_ad", "_au"), _fts_statements(fts, table, column), strict=True):
             if fts + suffix not in existing:
                 connection.execute(text(statement))
+    for name, sql in EXTRA.items():  # in order: the trigger deletes from the table
+        if name not in existing:
+            connection.execute(text(sql))
 
 
 @event.listens_for(SQLModel.metadata, "after_create")

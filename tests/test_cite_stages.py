@@ -113,11 +113,18 @@ def test_new_seed_file_adds_only_its_edges_and_changed_title_reresolves(tmp_path
     assert accepted(engine) == {"2302.13971": 1, "2307.09288": 2, "2307.08691": 4}  # version suffix dropped
     assert run_resolve(engine, seeds_file=str(seeds)).lists_resolved == 0
     assert run_resolve(engine).lists_resolved == 0  # store seeds are below the watermark too
+    title = fa2["title"]
     fa2["title"] = "Something Else Entirely About Gardening"
     seeds.write_text(json.dumps(fa2) + "\n")
     r = run_resolve(engine, seeds_file=str(seeds))
-    assert r.lists_resolved == 1
+    # The changed seed's edges are gone, and no reference prints its new title: nothing to read.
+    assert r.lists_resolved == 0 and r.references_scored == 0
     assert "2307.08691" not in accepted(engine)
+    fa2["title"] = title  # changed back: the one reference printing it is read again
+    seeds.write_text(json.dumps(fa2) + "\n")
+    r = run_resolve(engine, seeds_file=str(seeds))
+    assert (r.lists_resolved, r.references_scored) == (1, 1)
+    assert accepted(engine)["2307.08691"] == 4
 
 
 def test_changed_thresholds_reresolve_everything(tmp_path):

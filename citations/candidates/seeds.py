@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sqlmodel import Session, select
@@ -86,25 +87,37 @@ def store_seeds(session: Session) -> list[SeedTitle]:
     return list(seeds.values())
 
 
-def sync_seeds(session: Session, seeds: list[SeedTitle], source: str) -> dict[str, Seed]:
-    """Upsert seeds; changed ones get a new seq and lose their old edges. Returns id -> row."""
+def sync_seeds(
+    session: Session,
+    seeds: list[SeedTitle],
+    source: str,
+    twins: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+) -> dict[str, Seed]:
+    """Upsert seeds; changed ones get a new seq. Returns id -> row.
+
+    A seed whose title, first author, date or DOI changed loses its old edges (they judged
+    another seed). One whose title twins changed (``title_twins``: another paper with its
+    title harvested since) keeps them: the new seq alone sends every reference that can reach
+    it back to the resolver, which replaces them."""
     existing = {s.arxiv_id: s for s in session.exec(select(Seed)).all()}
     top = max((s.seq for s in existing.values()), default=0)
     out: dict[str, Seed] = {}
     for info in seeds:
         row = existing.get(info.arxiv_id)
         fields = (info.title, info.first_author, info.published, info.doi)
-        if row is not None and (row.title, row.first_author, row.published, row.doi) == fields:
+        twins_json = json.dumps(sorted(map(list, (twins or {}).get(info.arxiv_id, ()))), ensure_ascii=False)
+        same = row is not None and (row.title, row.first_author, row.published, row.doi) == fields
+        if same and row.twins == twins_json:
             out[info.arxiv_id] = row
             continue
         if row is None:
             row = Seed(arxiv_id=info.arxiv_id, title=info.title, source=source)
-        else:
+        elif not same:
             for edge in session.exec(select(Citation).where(Citation.seed_arxiv_id == info.arxiv_id)).all():
                 session.delete(edge)
         top += 1
         row.title, row.first_author, row.published, row.doi = fields
-        row.seq, row.source, row.updated_at = top, source, utcnow()
+        row.twins, row.seq, row.source, row.updated_at = twins_json, top, source, utcnow()
         session.add(row)
         out[info.arxiv_id] = row
     session.flush()

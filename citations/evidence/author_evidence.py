@@ -234,7 +234,9 @@ def first_author(
     return verdict if verdict.verdict != old else FirstAuthor(old)
 
 
-def _by_position(phrase: str, last: str, block: list[str], bounds: list[bool], old: str) -> FirstAuthor | None:
+def _by_position(
+    phrase: str, last: str, block: list[str], bounds: list[bool], old: str
+) -> FirstAuthor | None:
     """The verdict a group author block or the seed's first author in a co-author's slot gives
     (``author_position``), or None when neither applies."""
     group = ap.group_name(block, bounds)

@@ -302,7 +302,9 @@ def _store(session: Session, w: _Work, read: _Read, report: CiteReport) -> None:
     """One paper's reference list stored (ok or empty), its failure recorded or cleared."""
     status = "ok" if read.entries else "empty"
     message = read.message if read.reason else None
-    store_entries(session, w.arxiv_id, w.version, read.entries, read.parser, read.key, w.pdf_sha256, status, message)
+    store_entries(
+        session, w.arxiv_id, w.version, read.entries, read.parser, read.key, w.pdf_sha256, status, message
+    )
     subject = _subject(w.arxiv_id, w.version)
     if read.reason:
         record_failure(session, STAGE, subject, read.reason, read.message)

@@ -1,15 +1,20 @@
 """The ``resolve`` stage: stored reference entries x seeds -> citation edges with evidence.
 
 Incremental by a watermark per reference list: ``resolved_seq`` is the highest seed ``seq`` up to
-which *every* seed has been resolved for that paper. A run resolves each list only against the
-seeds of this run above its watermark, then moves the watermark as far as the seeds done allow.
-New papers (watermark 0) resolve against every seed, new seeds (higher seq) only against what
-came before them; a changed resolver (version or thresholds: the fingerprint) re-resolves all.
-Edges are upserted on their stable key, so later audits keyed the same way stay attached.
+which *every* seed has been resolved for that paper. A new list (watermark 0), or one resolved
+by another resolver (version or thresholds: the fingerprint), is resolved whole against every
+seed. An older list is read again only where a seed above its watermark (new, changed, or with
+new title twins) can reach one of its references (``reference_words``: a query on the stored
+words, ids and DOIs, not a pass over every list); those references are resolved again against
+every seed, and the rest keep their edges. Candidacy depends on the (reference, seed) pair
+alone (``SeedIndex.candidates``), so the outcome is that of a full re-resolve, at the cost of
+what the new seeds touch: a monthly refresh no longer grows with the benchmark's age
+(tests/test_resolve_incremental.py proves the equality over four releases).
 
-Seeds' title twins (other stored arXiv papers with the same title, ``title_twins``) are read each
-run; a twin harvested after a list was resolved does not re-resolve it (``--seeds`` with a changed
-seed, or a new resolver version, does).
+The ``books`` profile's footnote readings look at every seed of an author (``back_reference``),
+which no word of the reference names: under it an older list is resolved whole whenever it has
+seeds above its watermark. Edges are upserted on their stable key, so audits keyed the same way
+stay attached.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from reflong.citations.candidates.reference_words import Touched, touched_references, words_text, write_words
 from reflong.citations.candidates.seeds import load_seed_file, store_seeds, sync_seeds
 from reflong.citations.candidates.title_twins import find_twins
+from reflong.citations.fields.ditto import inherited_authors
 from reflong.citations.fields.entry_parse import ParsedEntry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
 from reflong.common.errors import ReflongError
@@ -67,7 +74,8 @@ def _write_edges(
     seed_ids: set[str],
     fingerprint: str,
 ) -> None:
-    """Upsert this run's edges, drop stale ones for the seeds just resolved, keep one accept per ref.
+    """Upsert this run's edges for the references in ``matches`` (each resolved against every
+    seed of ``seed_ids``), drop their stale ones, and keep one accept per reference.
 
     New edges (all of them, for a paper seen the first time) go in as one executemany INSERT of
     plain rows: an ORM object per edge cost ~0.6 ms, and a paper may carry hundreds of kept
@@ -113,7 +121,7 @@ def _write_edges(
                     **values,
                 }
     for key, edge in list(old.items()):
-        if key[0] in seed_ids and key not in fresh:
+        if key[0] in seed_ids and key[1] in matches and key not in fresh:
             session.delete(edge)
             del old[key]
     # One accepted seed per reference, across runs too (a new seed may beat an older accept).
@@ -159,9 +167,11 @@ def run_resolve(
                 "no seeds: give --seeds FILE (JSON lines with arxiv_id, title, published) or ingest "
                 "a date window so the store has seed-role papers"
             )
-        run_seeds = sync_seeds(session, infos, source)
+        twins = find_twins(session, infos)
+        run_seeds = sync_seeds(session, infos, source, twins)
         session.commit()
         report.seeds = len(run_seeds)
+        report.title_twins = sum(len(v) for v in twins.values())
         all_seqs = sorted((s.seq, s.arxiv_id) for s in session.exec(select(Seed)).all())
         lists = session.exec(
             select(ReferenceList).where(ReferenceList.status == "ok").order_by(ReferenceList.arxiv_id)
@@ -170,45 +180,22 @@ def run_resolve(
         # Plain copies: every commit below expires the ORM rows, and reading ``seq`` or the title
         # of an expired Seed is one SELECT each (7,000 seeds x 2,000 papers made resolve 0.3 papers/s).
         seed_seq = {sid: s.seq for sid, s in run_seeds.items()}
-        seed_titles = {sid: seed_title(s) for sid, s in run_seeds.items()}
-        twins = find_twins(session, seed_titles.values())
-        report.title_twins = sum(len(v) for v in twins.values())
-        # One index per watermark (a handful per run), shared by every list with that watermark; a
-        # list's own paper is excluded at match time. Keyed by the seed set minus the paper itself,
-        # as before, this built one index per list whose paper is a seed: 1,700 indexes of 7,000
-        # seeds held 12 GB in a scale-1 refresh. The watermarks are few (one per earlier run at most),
-        # and lists of different watermarks interleave in id order, so every one is kept.
-        index_cache: dict[int, tuple[frozenset[str], SeedIndex]] = {}
+        # One index of every seed of the run, for every list (a list's own paper is excluded at
+        # match time): one per list whose paper is a seed held 12 GB in a scale-1 refresh.
+        index = SeedIndex((seed_title(run_seeds[sid]) for sid in sorted(run_seeds)), thresholds, twins)
+        touched_by_mark: dict[int, Touched] = {}
         with progress(total=len(lists), desc="resolve", unit="paper") as bar:
             for rl in lists:
                 bar.update(1)
                 mark = rl.resolved_seq if rl.resolver == fingerprint else 0
-                if mark not in index_cache:
-                    above = frozenset(sid for sid, seq in seed_seq.items() if seq > mark)
-                    ordered = sorted(above)
-                    index_cache[mark] = (
-                        above,
-                        SeedIndex((seed_titles[s] for s in ordered), thresholds, twins),
-                    )
-                above, index = index_cache[mark]
-                todo = above - {rl.arxiv_id}
                 new_mark = next(
                     (seq - 1 for seq, sid in all_seqs if seq > mark and sid not in run_seeds), None
                 )
                 if new_mark is None:
                     new_mark = all_seqs[-1][0] if all_seqs else 0
-                if todo:
-                    refs = session.exec(
-                        select(Reference)
-                        .where(Reference.arxiv_id == rl.arxiv_id, Reference.version == rl.version)
-                        .order_by(Reference.order)
-                    ).all()
-                    # The whole list in order: a ditto dash takes the authors of the entry before.
-                    found = index.resolve_list([entry_of(r) for r in refs], exclude=(rl.arxiv_id,))
-                    matches = {r.order: ms for r, ms in zip(refs, found, strict=True)}
-                    report.references_scored += len(refs)
-                    _write_edges(session, rl, refs, matches, set(todo), fingerprint)
-                    report.lists_resolved += 1
+                orders, touched = _orders_to_resolve(session, index, rl, mark, seed_seq, touched_by_mark)
+                if orders is None or orders:
+                    _resolve_list(session, index, rl, orders, touched, set(run_seeds), fingerprint, report)
                 if rl.resolved_seq != max(new_mark, mark) or rl.resolver != fingerprint:
                     rl.resolved_seq, rl.resolver, rl.updated_at = max(new_mark, mark), fingerprint, utcnow()
                     session.add(rl)
@@ -216,6 +203,72 @@ def run_resolve(
         for band, n in _band_counts(session).items():
             report.edges[band] = n
     return report
+
+
+def _orders_to_resolve(
+    session: Session,
+    index: SeedIndex,
+    rl: ReferenceList,
+    mark: int,
+    seed_seq: dict[str, int],
+    touched_by_mark: dict[int, Touched],
+) -> tuple[set[int] | None, Touched | None]:
+    """The orders of ``rl``'s references to resolve again, and what touched them: None for all
+    of them (a list seen the first time, or under the books profile), else those a seed above
+    its watermark may reach. The look-up runs once per watermark (a handful per run: one per
+    earlier release at most)."""
+    if mark == 0:
+        return None, None
+    if not any(seq > mark and sid != rl.arxiv_id for sid, seq in seed_seq.items()):
+        return set(), None
+    if index.thresholds.books:
+        return None, None
+    if mark not in touched_by_mark:
+        touched = [sid for sid, seq in seed_seq.items() if seq > mark]
+        touched_by_mark[mark] = touched_references(session, index, touched)
+    found = touched_by_mark[mark]
+    return found.orders((rl.arxiv_id, rl.version)), found
+
+
+def _resolve_list(
+    session: Session,
+    index: SeedIndex,
+    rl: ReferenceList,
+    orders: set[int] | None,
+    touched: Touched | None,
+    seed_ids: set[str],
+    fingerprint: str,
+    report: ResolveReport,
+) -> None:
+    """Resolve ``orders`` of one list (None: all of them, whose words are then stored) against
+    every seed of the index, and write their edges. A reference that ``touched`` only may reach
+    is read first, and resolved only if a touched seed does reach it."""
+    refs = session.exec(
+        select(Reference)
+        .where(Reference.arxiv_id == rl.arxiv_id, Reference.version == rl.version)
+        .order_by(Reference.order)
+    ).all()
+    entries = [entry_of(r) for r in refs]
+    key = (rl.arxiv_id, rl.version)
+    maybe = touched.maybe.get(key, set()) if touched else set()
+    certain = touched.certain.get(key, set()) if touched else set()
+    matches: dict[int, list[Match]] = {}
+    words: list[tuple[int, str]] = []
+    # The whole list in order: a ditto dash takes the authors of the entry before.
+    for row, entry, inherited in zip(refs, entries, inherited_authors(entries), strict=True):
+        if orders is not None and row.order not in orders:
+            continue
+        ref = index.prepare(entry, inherited)
+        if orders is None:
+            words.append((row.id, words_text(ref)))  # before the index's glued split
+        elif row.order in maybe - certain and not touched.reaches(index, ref):
+            continue  # its words hold a touched seed's, but not what a candidate needs
+        matches[row.order] = index.resolve_prepared(ref, exclude=(rl.arxiv_id,))
+    write_words(session, words)
+    if matches:
+        report.references_scored += len(matches)
+        _write_edges(session, rl, refs, matches, seed_ids, fingerprint)
+        report.lists_resolved += 1
 
 
 def _band_counts(session: Session) -> dict[str, int]:

@@ -226,21 +226,29 @@ class SeedIndex:
         cost one build, and its memory, per list)."""
         return self.resolve_prepared(self.prepare(entry, inherited), exclude)
 
-    def resolve_prepared(self, ref: Reference, exclude: Collection[str] = ()) -> list[Match]:
+    def allowed(self, seed_i: int, exclude: Collection[str] = (), written_on: str | None = None) -> bool:
+        """Whether seed ``seed_i`` may be matched: not excluded, and first published no later
+        than ``written_on`` (the citing version's date, where known: a text cannot cite a paper
+        that did not exist yet, so that pair is never scored)."""
+        info = self.seeds[seed_i].info
+        if exclude and info.arxiv_id in exclude:
+            return False
+        return not (written_on and info.published and info.published[:10] > written_on[:10])
+
+    def resolve_prepared(
+        self, ref: Reference, exclude: Collection[str] = (), written_on: str | None = None
+    ) -> list[Match]:
         """``resolve`` for an entry already ``prepare``d (its words are read once: the resolve
-        stage stores them for a later refresh's look-up)."""
+        stage stores them for a later refresh's look-up). ``written_on``: the citing version's
+        date; seeds first published after it are never matched (``allowed``)."""
         split = [part for w in ref.words if w in self.glued for part in self.glued[w]]
         if split:
             ref.wordset = ref.wordset.union(split)
         out = []
-        cands = {
-            i: m
-            for i, m in self.candidates(ref).items()
-            if not (exclude and self.seeds[i].info.arxiv_id in exclude)
-        }
+        cands = {i: m for i, m in self.candidates(ref).items() if self.allowed(i, exclude, written_on)}
         for seed_i, method in cands.items():
             m = self.score_pair(seed_i, method, ref)
             if m.score >= self.thresholds.keep or method != "title":
                 out.append(m)
-        out = second_readings.apply(self, ref, list(cands), out, exclude)
+        out = second_readings.apply(self, ref, list(cands), out, exclude, written_on)
         return rank(out, ref, self.seeds, self.by_id, self.thresholds.late_years)

@@ -41,6 +41,12 @@ class Thresholds:
     # keep: reject edges at or above it are stored as near misses for the audit (resolve-1); a
     # title scoring below 60 against a field is another title, nothing an auditor reads.
     keep: float = 60.0
+    # near_miss_floor: a reject is stored from this score up (or with its title scoring ``review``
+    # or more: evidence held back a title that reads like the seed's, what an audit looks at; or
+    # with a verdict on its pair). The rest are counted per reference (``near_misses_dropped``):
+    # in a refresh they were two thirds of the edges, 60-70 title scores against seeds that the
+    # entry is no printing of (issue 41: the store grew by every month's such pairs).
+    near_miss_floor: float = 70.0
     # contradiction: an id match whose title field scores below it is a conflict (resolve-2: the
     # same floor as ``keep``, a title that far off is another work's).
     contradiction: float = 60.0

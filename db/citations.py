@@ -81,6 +81,12 @@ class Reference(SQLModel, table=True):
     ref_arxiv_version: int | None = None
     doi: str | None = None
     parser: str = ""
+    near_misses_dropped: int = Field(
+        default=0,
+        # a server default too: rows written by other tools (the sqlite3 shell, a test) need none
+        sa_column_kwargs={"server_default": "0"},
+        description="rejects of this entry under the near-miss floor, counted and not stored",
+    )
 
 
 class Citation(SQLModel, table=True):

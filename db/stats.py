@@ -71,6 +71,25 @@ def _citation_stats(session: Session) -> dict:
         "seeds": session.exec(select(func.count()).select_from(Seed)).one(),
         "references": session.exec(select(func.count()).select_from(Reference)).one(),
         "edges": {band: bands.get(band, 0) for band in ("accept", "review", "reject")},
+        # rejects under the near-miss floor, counted on their references and not stored
+        "near_misses_dropped": session.exec(select(func.sum(Reference.near_misses_dropped))).one() or 0,
+    }
+
+
+def store_rows(session: Session) -> dict:
+    """The store's rows that grow with its releases, counted: a release records them (its
+    ``release.json``), so the next release's notes give the growth. Counts, not bytes: the same
+    store always gives the same counts, while its file's size depends on its history of writes."""
+    from reflong.db.citations import Citation, Reference, Seed
+
+    bands = dict(session.exec(select(Citation.band, func.count()).group_by(Citation.band)).all())
+    return {
+        "papers": session.exec(select(func.count()).select_from(Paper)).one(),
+        "chunks": session.exec(select(func.count()).select_from(Chunk)).one(),
+        "references": session.exec(select(func.count()).select_from(Reference)).one(),
+        "seeds": session.exec(select(func.count()).select_from(Seed)).one(),
+        "edges": {band: bands.get(band, 0) for band in ("accept", "review", "reject")},
+        "near_misses_dropped": session.exec(select(func.sum(Reference.near_misses_dropped))).one() or 0,
     }
 
 

@@ -29,6 +29,7 @@ from reflong.common.licenses import kind_of
 from reflong.db import Build, BuildTask, open_store
 from reflong.db.audits import EdgeKey, record_verdict
 from reflong.db.papers import Paper
+from reflong.db.stats import store_rows
 from reflong.demo.growing_world import grow_world
 from reflong.demo.rehearsal import RehearsalSettings, StandIns
 from reflong.ingest.plan.windows import add_months
@@ -202,6 +203,16 @@ def test_refresh_builds_releases_whose_notes_list_exactly_what_changed(world):
     assert f"answers NOT rechecked against v{new_version}: the store holds no parsed text of it" in notes
     assert changes["new_versions"][0]["rechecked"] is False and changes["new_versions"][0]["as_document"] > 0
     assert f"- {withdrawn} (withdrawal notice v{notice}, 2024-11-04" in notes
+    # The store's growth since the last release, from the counts each release records (item 2).
+    rows_before = json.loads((world.releases / "2024-03" / "release.json").read_text())["store"]["rows"]
+    rows = release["store"]["rows"]
+    with Session(engine) as session:
+        assert rows == store_rows(session)
+    growth = changes["store_growth"]
+    assert growth["references"] == rows["references"] - rows_before["references"] > 0
+    assert growth["edges.reject"] == rows["edges"]["reject"] - rows_before["edges"]["reject"]
+    assert growth["edges.accept"] == rows["edges"]["accept"] - rows_before["edges"]["accept"] > 0
+    assert f"- references: {rows['references']:,} ({growth['references']:+,} since release 2024-03)" in notes
 
     # The card lists both releases; `datasets` reads every release, each row with its `release`.
     card = (world.releases / "README.md").read_text()

@@ -73,3 +73,21 @@ def test_new_versions_say_whether_answers_were_rechecked_and_what_changed():
         "2404.00011": False,
         KEY: False,
     }
+
+
+def test_the_notes_give_the_store_and_its_growth_since_the_previous_release():
+    changes, _ = _notes({})
+    changes.store_rows = {"references": 1200, "edges": {"accept": 40, "review": 3, "reject": 90}}
+    changes.store_rows_before = {"references": 1000, "edges": {"accept": 30, "review": 3, "reject": 100}}
+    notes = render_notes(changes, "2024-04:s1:p6:d2", "0")
+    assert "- references: 1,200 (+200 since release 2024-03)" in notes
+    assert "- edges.review: 3 (+0 since release 2024-03)" in notes
+    assert "- edges.reject: 90 (-10 since release 2024-03)" in notes  # a resolver may keep fewer
+    assert changes.to_json()["store_growth"] == {
+        "references": 200, "edges.accept": 10, "edges.review": 0, "edges.reject": -10,
+    }  # fmt: skip
+    # A previous release from before the counts were recorded: totals only, and why.
+    changes.store_rows_before = None
+    notes = render_notes(changes, "2024-04:s1:p6:d2", "0")
+    assert "- references: 1,200 (release 2024-03 recorded no counts)" in notes
+    assert changes.to_json()["store_growth"] is None

@@ -24,9 +24,12 @@ from reflong.citations.fields.entry_parse import parse_entry
 from reflong.citations.resolve import Thresholds
 from reflong.citations.stages.cite_stage import store_entries
 from reflong.citations.stages.resolve_stage import run_resolve
-from reflong.db.citations import Citation, ReferenceList
+from reflong.db.audits import EdgeKey, record_verdict
+from reflong.db.citations import Citation, Reference, ReferenceList
 from reflong.db.engine import open_store
 from reflong.db.harvest import ArxivRecordRow
+from reflong.db.papers import Paper
+from reflong.db.stats import store_rows
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
 RELEASES = 4
@@ -77,10 +80,17 @@ def _write_seeds(path: Path, seeds: list[dict]) -> str:
     return str(path)
 
 
+def _written_on(citing: str) -> str:
+    """A version date for a list (the sets' citing papers have none): seeds first published after
+    it are never matched, in both paths (``SeedIndex.allowed``)."""
+    return ("1995-06-01", "2008-06-01", "2030-01-01")[zlib.crc32(citing.encode()) // RELEASES % 3]
+
+
 def _add_lists(engine, lists: dict[str, list[str]], release: int | None) -> None:
     with Session(engine) as session:
         for citing, raws in sorted(lists.items()):
             if release is None or _release_of(citing) == release:
+                session.add(Paper(arxiv_id=citing, version=1, title=citing, version_date=_written_on(citing)))
                 entries = [parse_entry(raw) for raw in raws]
                 store_entries(session, citing, 1, entries, "builtin-test", f"key:{citing}", None)
         session.commit()
@@ -107,6 +117,14 @@ def _seed_to_twin(engine, seeds: list[dict]) -> tuple[dict, tuple]:
     return seed, (edge.citing_arxiv_id, edge.citing_version, edge.seed_arxiv_id, edge.ref_order)
 
 
+def _dropped(engine) -> dict[tuple, int]:
+    """Near misses under the floor, counted per reference and not stored."""
+    with Session(engine) as session:
+        return {
+            (r.arxiv_id, r.version, r.order): r.near_misses_dropped for r in session.exec(select(Reference))
+        }
+
+
 def _edges(engine) -> set[tuple]:
     with Session(engine) as session:
         return {
@@ -129,7 +147,9 @@ def _edges(engine) -> set[tuple]:
 
 
 @pytest.mark.parametrize(("folder", "split", "profile"), SETS)
-def test_four_releases_resolved_incrementally_equal_one_resolve_from_scratch(tmp_path, folder, split, profile):
+def test_four_releases_resolved_incrementally_equal_one_resolve_from_scratch(
+    tmp_path, folder, split, profile
+):
     seeds, lists = _load(folder, split)
     thresholds = Thresholds(profile=profile)
     monthly = open_store(tmp_path / "monthly.db")
@@ -152,6 +172,11 @@ def test_four_releases_resolved_incrementally_equal_one_resolve_from_scratch(tmp
     monthly_edges, scratch_edges = _edges(monthly), _edges(scratch)
     assert len(scratch_edges) > 100 and sum(e[9] == "accept" for e in scratch_edges) > 100
     assert monthly_edges == scratch_edges
+    assert _dropped(monthly) == _dropped(scratch) and sum(_dropped(scratch).values()) > 0
+    # No text is matched to a seed first published after it was written.
+    published = {s["arxiv_id"]: s.get("published") or "" for s in _seeds_at(seeds, RELEASES - 1)}
+    assert all(published[e[2]][:10] <= _written_on(e[0]) for e in scratch_edges)
+    assert any(_written_on(e[0]) == "1995-06-01" for e in scratch_edges)
     # The twin, harvested after its seed's references were resolved, changed their decision.
     assert twin_edge in {e[:4] for e in monthly_edges if e[9] != "accept"}
     assert full.references_scored == sum(len(v) for v in lists.values())
@@ -162,7 +187,47 @@ def test_four_releases_resolved_incrementally_equal_one_resolve_from_scratch(tmp
         new_refs = [sum(len(v) for c, v in lists.items() if _release_of(c) == r) for r in range(RELEASES)]
         for release in range(1, RELEASES):
             old_refs = sum(new_refs[:release])
-            assert new_refs[release] <= scored[release] < new_refs[release] + 0.45 * old_refs, (release, scored)
+            assert new_refs[release] <= scored[release] < new_refs[release] + 0.45 * old_refs, (
+                release,
+                scored,
+            )
     with Session(monthly) as session:
         marks = {rl.resolved_seq for rl in session.exec(select(ReferenceList))}
     assert len(marks) == 1  # every list is resolved up to the last seed
+
+
+def test_the_store_keeps_near_misses_above_the_floor_and_those_a_verdict_touched(tmp_path):
+    """Item 2: a reject under ``near_miss_floor`` is counted on its reference, not stored, unless a
+    verdict was recorded on its pair; a store kept under a lower floor sheds the rest in place
+    (its fingerprint changed, so every list is resolved again)."""
+    seeds, lists = _load("citation_styles", "dev")
+    few = dict(sorted(lists.items())[:40])
+    engine = open_store(tmp_path / "s.db")
+    _add_lists(engine, few, None)
+    seeds_file = _write_seeds(tmp_path / "seeds.jsonl", seeds)
+    run_resolve(engine, seeds_file=seeds_file, thresholds=Thresholds(near_miss_floor=0.0))
+    floor = Thresholds().near_miss_floor
+    with Session(engine) as session:
+        rejects = session.exec(select(Citation).where(Citation.band == "reject")).all()
+        low = [c for c in rejects if c.score < floor and c.title_score < Thresholds().review]
+        assert low and len(low) < len(rejects) and sum(_dropped(engine).values()) == 0
+        audited = low[0]
+        key = EdgeKey(audited.citing_arxiv_id, audited.citing_version, audited.seed_arxiv_id)
+        assert record_verdict(session, key, "reject", why="another work", who="tester")
+        session.commit()
+        audited_key = (audited.citing_arxiv_id, audited.seed_arxiv_id, audited.ref_order)
+
+    report = run_resolve(engine, seeds_file=seeds_file)  # the default floor: the upgrade in place
+    assert report.lists_resolved == len(few)
+    with Session(engine) as session:
+        now = session.exec(select(Citation).where(Citation.band == "reject")).all()
+        stats = store_rows(session)
+    kept = {(c.citing_arxiv_id, c.seed_arxiv_id, c.ref_order) for c in now}
+    assert audited_key in kept  # a verdict touched it: kept under the floor
+    assert all(
+        c.score >= floor or c.title_score >= Thresholds().review
+        for c in now
+        if c.seed_arxiv_id != audited_key[1]
+    )
+    assert len(now) == len(rejects) - len(low) + 1
+    assert sum(_dropped(engine).values()) == stats["near_misses_dropped"] == len(low) - 1

@@ -54,6 +54,8 @@ class ReleaseChanges:
     withdrawn: list[dict] = field(default_factory=list)
     verdicts_since: int = 0
     resolver: dict = field(default_factory=dict)  # {"before": ..., "now": ...} when it changed
+    store_rows: dict = field(default_factory=dict)  # ``db.stats.store_rows`` now
+    store_rows_before: dict | None = None  # as the previous release recorded them (None: not recorded)
 
     def to_json(self) -> dict:
         return {
@@ -66,7 +68,43 @@ class ReleaseChanges:
             "withdrawn": self.withdrawn,
             "verdicts_since": self.verdicts_since,
             "resolver": self.resolver,
+            "store_growth": store_growth(self.store_rows, self.store_rows_before),
         }
+
+
+def _flat(rows: Mapping) -> dict[str, int]:
+    """{"edges": {"accept": 3}} -> {"edges.accept": 3}."""
+    out: dict[str, int] = {}
+    for name, value in rows.items():
+        if isinstance(value, Mapping):
+            out.update({f"{name}.{k}": int(v) for k, v in value.items()})
+        else:
+            out[name] = int(value)
+    return out
+
+
+def store_growth(now: Mapping, before: Mapping | None) -> dict[str, int] | None:
+    """Rows added since the previous release, per kind (None where it recorded no counts)."""
+    if before is None or not now:
+        return None
+    then = _flat(before)
+    return {name: n - then.get(name, 0) for name, n in _flat(now).items()}
+
+
+def _store_lines(c: ReleaseChanges) -> list[str]:
+    """The "## Store" section: what the store holds, and how much it grew since the last release."""
+    if not c.store_rows:
+        return []
+    growth = store_growth(c.store_rows, c.store_rows_before)
+    lines = ["", "## Store", ""]
+    for name, n in _flat(c.store_rows).items():
+        since = ""
+        if growth is not None:
+            since = f" ({growth[name]:+,} since release {c.previous})"
+        elif c.previous:
+            since = f" (release {c.previous} recorded no counts)"
+        lines.append(f"- {name}: {n:,}{since}")
+    return lines
 
 
 def _uses(earlier: Sequence[EarlierRelease]) -> dict[str, list[str]]:
@@ -248,6 +286,7 @@ def render_notes(changes: ReleaseChanges, window: str, tool_version: str) -> str
         f"- Keys: {len(c.keys_added)} new",
     ]
     lines += [f"  - {k}: {title}" for k, title in c.keys_added]
+    lines += _store_lines(c)
     if c.previous is None:
         return "\n".join(lines).rstrip() + "\n"
     lines += ["", f"## Changed since release {c.previous}", ""]

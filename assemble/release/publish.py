@@ -39,6 +39,7 @@ from reflong.common.atomic_files import write_atomic
 from reflong.common.errors import ReflongError
 from reflong.common.hashing import sha256_file
 from reflong.db import session_for
+from reflong.db.stats import store_rows
 
 
 @dataclass
@@ -93,6 +94,7 @@ def publish_release(
         states = paper_states(session, ids)
         through = audit_through(session)
         new_texts = newer_texts(session, earlier, states)
+        rows = store_rows(session)
     earlier_keys = {k for m in earlier_manifests for k in m.get("keys", [])}
     resolver = resolver_identity()
     changes = compute_changes(
@@ -106,6 +108,8 @@ def publish_release(
         earlier_keys,
         new_texts,
     )
+    changes.store_rows = rows
+    changes.store_rows_before = (prev.manifest.get("store") or {}).get("rows") if prev else None
     notes = folder / NOTES_FILE
     write_atomic(notes, render_notes(changes, window, __version__).encode("utf-8"))
     outputs = {e["path"]: e["sha256"] for e in build_manifest.get("outputs", [])}
@@ -128,6 +132,7 @@ def publish_release(
         "store": {
             "audit_through": through,
             "papers": {a: states[a].to_json() for a in sorted(states)},
+            "rows": rows,
         },
     }
     path = folder / RELEASE_FILE

@@ -120,22 +120,27 @@ class Touched:
     glued: frozenset[str]  # the glued forms of those seeds' titles
     certain: dict[ListKey, set[int]] = field(default_factory=dict)
     maybe: dict[ListKey, set[int]] = field(default_factory=dict)
+    _citable: dict[str | None, set[int]] = field(default_factory=dict, repr=False)
 
     def orders(self, key: ListKey) -> set[int]:
         return self.certain.get(key, set()) | self.maybe.get(key, set())
 
-    def reaches(self, index: SeedIndex, ref: Reference) -> bool:
-        """Whether one of the seeds is a candidate of the prepared ``ref`` (by title or main
-        title, after the glued split), or a glued form of one is printed in it."""
+    def reaches(self, index: SeedIndex, ref: Reference, written_on: str | None = None) -> bool:
+        """Whether one of the seeds that a text of ``written_on`` can cite is a candidate of the
+        prepared ``ref`` (by title or main title, after the glued split), or a glued form of one
+        is printed in it."""
         if self.glued.intersection(ref.words):
             return True
+        if written_on not in self._citable:  # a few dates per run: cached
+            self._citable[written_on] = {i for i in self.positions if index.allowed(i, (), written_on)}
+        positions = self._citable[written_on]
         split = [part for w in ref.words if w in index.glued for part in index.glued[w]]
         wordset = ref.wordset.union(split) if split else ref.wordset
         words, least = index.tokens, index.least
-        hits = {i for w in wordset for i in index.postings.get(w, ()) if i in self.positions}
+        hits = {i for w in wordset for i in index.postings.get(w, ()) if i in positions}
         if any(len(words[i] & wordset) >= least[i] for i in hits):
             return True
-        return any(i in self.positions for i in index.heads.candidates(wordset))
+        return any(i in positions for i in index.heads.candidates(wordset))
 
 
 def touched_references(session: Session, index: SeedIndex, touched: Collection[str]) -> Touched:

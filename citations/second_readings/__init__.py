@@ -21,7 +21,12 @@ if TYPE_CHECKING:
 
 
 def apply(
-    index: SeedIndex, ref: Reference, cands: list[int], out: list[Match], exclude: Collection[str]
+    index: SeedIndex,
+    ref: Reference,
+    cands: list[int],
+    out: list[Match],
+    exclude: Collection[str],
+    written_on: str | None = None,
 ) -> list[Match]:
     """The pair decisions ``out`` with the second readings' accepts put in, in order: a main
     title alone (for every seed with a subtitle it reaches), then, where nothing is accepted,
@@ -35,7 +40,7 @@ def apply(
             out = [m for m in out if m.seed_id != found.seed_id] + [found]
 
     for seed_i in index.heads.candidates(ref.wordset):
-        if not (exclude and index.seeds[seed_i].info.arxiv_id in exclude):
+        if index.allowed(seed_i, exclude, written_on):
             put(main_title.read(index, seed_i, ref, out))
     if not any(m.band == "accept" for m in out):
         put(scan.read(index, ref, cands, out))

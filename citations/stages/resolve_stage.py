@@ -34,8 +34,9 @@ from reflong.citations.fields.entry_parse import ParsedEntry
 from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
 from reflong.common.errors import ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
+from reflong.db.audits import Audit
 from reflong.db.citations import Citation, Reference, ReferenceList, Seed
-from reflong.db.papers import utcnow
+from reflong.db.papers import Paper, utcnow
 
 
 @dataclass
@@ -64,6 +65,42 @@ def seed_title(s: Seed) -> SeedTitle:
     """A stored seed as the resolver sees it: title, date, first author and DOI. Assembly's checks
     of the final text use this too, so they judge a reference exactly as resolution did."""
     return SeedTitle(s.arxiv_id, s.title, s.published, s.first_author, s.doi)
+
+
+def _kept_for_the_store(
+    session: Session,
+    rl: ReferenceList,
+    refs: list[Reference],
+    matches: dict[int, list[Match]],
+    thresholds: Thresholds,
+) -> dict[int, list[Match]]:
+    """The matches worth a row: every accept and review, and the near misses an audit reads (a
+    reject scoring ``near_miss_floor`` or more, or whose title alone scores ``review``, or on a
+    pair a verdict touched). The others are counted on their reference (``near_misses_dropped``):
+    the decisions are made before, on every match, so nothing but the store's size changes."""
+    audited = set(
+        session.exec(
+            select(Audit.seed_arxiv_id).where(
+                Audit.citing_arxiv_id == rl.arxiv_id, Audit.citing_version == rl.version
+            )
+        ).all()
+    )
+    by_order = {r.order: r for r in refs}
+    kept: dict[int, list[Match]] = {}
+    for order, ms in matches.items():
+        kept[order] = [
+            m
+            for m in ms
+            if m.band != "reject"
+            or m.score >= thresholds.near_miss_floor
+            or m.title_score >= thresholds.review
+            or m.seed_id in audited
+        ]
+        dropped = len(ms) - len(kept[order])
+        if by_order[order].near_misses_dropped != dropped:
+            by_order[order].near_misses_dropped = dropped
+            session.add(by_order[order])
+    return kept
 
 
 def _write_edges(
@@ -180,6 +217,8 @@ def run_resolve(
         # Plain copies: every commit below expires the ORM rows, and reading ``seq`` or the title
         # of an expired Seed is one SELECT each (7,000 seeds x 2,000 papers made resolve 0.3 papers/s).
         seed_seq = {sid: s.seq for sid, s in run_seeds.items()}
+        seed_dates = {sid: s.published for sid, s in run_seeds.items()}
+        written = _version_dates(session)
         # One index of every seed of the run, for every list (a list's own paper is excluded at
         # match time): one per list whose paper is a seed held 12 GB in a scale-1 refresh.
         index = SeedIndex((seed_title(run_seeds[sid]) for sid in sorted(run_seeds)), thresholds, twins)
@@ -193,9 +232,14 @@ def run_resolve(
                 )
                 if new_mark is None:
                     new_mark = all_seqs[-1][0] if all_seqs else 0
-                orders, touched = _orders_to_resolve(session, index, rl, mark, seed_seq, touched_by_mark)
+                written_on = written.get((rl.arxiv_id, rl.version))
+                orders, touched = _orders_to_resolve(
+                    session, index, rl, mark, written_on, seed_seq, seed_dates, touched_by_mark
+                )
                 if orders is None or orders:
-                    _resolve_list(session, index, rl, orders, touched, set(run_seeds), fingerprint, report)
+                    _resolve_list(
+                        session, index, rl, written_on, orders, touched, set(run_seeds), fingerprint, report
+                    )
                 if rl.resolved_seq != max(new_mark, mark) or rl.resolver != fingerprint:
                     rl.resolved_seq, rl.resolver, rl.updated_at = max(new_mark, mark), fingerprint, utcnow()
                     session.add(rl)
@@ -210,7 +254,9 @@ def _orders_to_resolve(
     index: SeedIndex,
     rl: ReferenceList,
     mark: int,
+    written_on: str | None,
     seed_seq: dict[str, int],
+    seed_dates: dict[str, str | None],
     touched_by_mark: dict[int, Touched],
 ) -> tuple[set[int] | None, Touched | None]:
     """The orders of ``rl``'s references to resolve again, and what touched them: None for all
@@ -219,7 +265,10 @@ def _orders_to_resolve(
     earlier release at most)."""
     if mark == 0:
         return None, None
-    if not any(seq > mark and sid != rl.arxiv_id for sid, seq in seed_seq.items()):
+    if not any(
+        seq > mark and sid != rl.arxiv_id and not _later(seed_dates[sid], written_on)
+        for sid, seq in seed_seq.items()
+    ):  # no seed above the mark that this text could cite: a list older than the month's seeds
         return set(), None
     if index.thresholds.books:
         return None, None
@@ -230,10 +279,22 @@ def _orders_to_resolve(
     return found.orders((rl.arxiv_id, rl.version)), found
 
 
+def _later(published: str | None, written_on: str | None) -> bool:
+    """A seed first published after the citing version was written (as ``SeedIndex.allowed``)."""
+    return bool(published and written_on and published[:10] > written_on[:10])
+
+
+def _version_dates(session: Session) -> dict[tuple[str, int], str]:
+    """(arXiv id, version) -> that version's date, for every stored paper version that has one."""
+    rows = session.exec(select(Paper.arxiv_id, Paper.version, Paper.version_date)).all()
+    return {(a, v): d for a, v, d in rows if d}
+
+
 def _resolve_list(
     session: Session,
     index: SeedIndex,
     rl: ReferenceList,
+    written_on: str | None,
     orders: set[int] | None,
     touched: Touched | None,
     seed_ids: set[str],
@@ -261,13 +322,14 @@ def _resolve_list(
         ref = index.prepare(entry, inherited)
         if orders is None:
             words.append((row.id, words_text(ref)))  # before the index's glued split
-        elif row.order in maybe - certain and not touched.reaches(index, ref):
+        elif row.order in maybe - certain and not touched.reaches(index, ref, written_on):
             continue  # its words hold a touched seed's, but not what a candidate needs
-        matches[row.order] = index.resolve_prepared(ref, exclude=(rl.arxiv_id,))
+        matches[row.order] = index.resolve_prepared(ref, exclude=(rl.arxiv_id,), written_on=written_on)
     write_words(session, words)
     if matches:
         report.references_scored += len(matches)
-        _write_edges(session, rl, refs, matches, seed_ids, fingerprint)
+        kept = _kept_for_the_store(session, rl, refs, matches, index.thresholds)
+        _write_edges(session, rl, refs, kept, seed_ids, fingerprint)
         report.lists_resolved += 1
 
 

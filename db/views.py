@@ -12,9 +12,9 @@ columns on its next open and a read-only look (``stats``, Datasette) writes noth
   triggers. Datasette finds them (``content="reference"``) and shows a search box on the
   ``reference`` and ``citation`` tables.
 * ``reference_words``: each resolved reference's words, as the resolver reads them, in hashed form
-  (``citations/stages/reference_words.py``): a refresh finds the old references a new seed can
-  touch by a query, not by reading every list again. A reference's row goes with it (a trigger).
-  Not for browsing: its tokens are hashes.
+  (``citations/candidates/reference_words.py``): a refresh finds the old references a new seed can
+  touch by a query, not by reading every list again. Not for browsing: contentless, its tokens are
+  hashes.
 * ``ix_reference_doi``: the DOI look-up of the same refresh.
 """
 
@@ -69,11 +69,12 @@ def _fts_statements(fts: str, table: str, column: str) -> list[str]:
 # The word index of resolved references: written by the resolve stage, read by a refresh's pick.
 WORDS_TABLE = "reference_words"
 EXTRA: dict[str, str] = {
-    WORDS_TABLE: f"CREATE VIRTUAL TABLE {WORDS_TABLE} USING fts5(words)",
-    f"{WORDS_TABLE}_ad": (
-        f"CREATE TRIGGER {WORDS_TABLE}_ad AFTER DELETE ON reference BEGIN "
-        f"DELETE FROM {WORDS_TABLE} WHERE rowid = old.id; END"
-    ),
+    # Contentless, without positions: only "which references hold these words" is asked, so the
+    # index is all it keeps (16 MB for 198,000 references where a stored copy took 198 MB). Rows
+    # are never deleted (SQLite before 3.43 cannot, contentless): a reference gone or re-resolved
+    # leaves words behind, which only adds references to check, never hides one; a full re-resolve
+    # clears the table first (``resolve_stage``).
+    WORDS_TABLE: f"CREATE VIRTUAL TABLE {WORDS_TABLE} USING fts5(words, content='', detail=none, columnsize=0)",
     "ix_reference_doi": "CREATE INDEX ix_reference_doi ON reference (doi)",
 }
 
@@ -101,7 +102,7 @@ def ensure_views(connection) -> None:
         for suffix, statement in zip(("_ai", "_ad", "_au"), _fts_statements(fts, table, column), strict=True):
             if fts + suffix not in existing:
                 connection.execute(text(statement))
-    for name, sql in EXTRA.items():  # in order: the trigger deletes from the table
+    for name, sql in EXTRA.items():
         if name not in existing:
             connection.execute(text(sql))
 

@@ -54,13 +54,9 @@ def words_text(ref: Reference) -> str:
 
 
 def write_words(session: Session, rows: Iterable[tuple[int, str]]) -> None:
-    """Store (or replace) resolved references' ``words_text``, keyed by ``reference.id``."""
+    """Store resolved references' ``words_text``, keyed by ``reference.id``. The table keeps no
+    content, so earlier words of the same id stay (see ``db/views.py``): a superset."""
     rows = list(rows)
-    for part in _chunks([rid for rid, _ in rows]):
-        marks = ",".join("?" * len(part))
-        session.connection().exec_driver_sql(
-            f"DELETE FROM {WORDS_TABLE} WHERE rowid IN ({marks})", tuple(part)
-        )
     if rows:
         session.connection().exec_driver_sql(
             f"INSERT INTO {WORDS_TABLE} (rowid, words) VALUES (?, ?)",
@@ -180,6 +176,11 @@ def touched_references(session: Session, index: SeedIndex, touched: Collection[s
             ):
                 into.setdefault((citing, version), set()).add(order)
     return out
+
+
+def clear_words(session: Session) -> None:
+    """Empty the word index (before every list is resolved whole again, which refills it)."""
+    session.connection().exec_driver_sql(f"INSERT INTO {WORDS_TABLE} ({WORDS_TABLE}) VALUES ('delete-all')")
 
 
 def _chunks(values: list) -> Iterator[list]:

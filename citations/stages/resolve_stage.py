@@ -26,7 +26,13 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from reflong.citations.candidates.reference_words import Touched, touched_references, words_text, write_words
+from reflong.citations.candidates.reference_words import (
+    Touched,
+    clear_words,
+    touched_references,
+    words_text,
+    write_words,
+)
 from reflong.citations.candidates.seeds import load_seed_file, store_seeds, sync_seeds
 from reflong.citations.candidates.title_twins import find_twins
 from reflong.citations.fields.ditto import inherited_authors
@@ -223,6 +229,8 @@ def run_resolve(
         # match time): one per list whose paper is a seed held 12 GB in a scale-1 refresh.
         index = SeedIndex((seed_title(run_seeds[sid]) for sid in sorted(run_seeds)), thresholds, twins)
         touched_by_mark: dict[int, Touched] = {}
+        if lists and all(rl.resolver != fingerprint for rl in lists):
+            clear_words(session)  # every list is read whole again: its words are written anew
         with progress(total=len(lists), desc="resolve", unit="paper") as bar:
             for rl in lists:
                 bar.update(1)

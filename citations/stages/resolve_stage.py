@@ -229,20 +229,17 @@ def run_resolve(
         # match time): one per list whose paper is a seed held 12 GB in a scale-1 refresh.
         index = SeedIndex((seed_title(run_seeds[sid]) for sid in sorted(run_seeds)), thresholds, twins)
         touched_by_mark: dict[int, Touched] = {}
+        above = _SeedsAbove(all_seqs, set(run_seeds), seed_seq, seed_dates)
         if lists and all(rl.resolver != fingerprint for rl in lists):
             clear_words(session)  # every list is read whole again: its words are written anew
         with progress(total=len(lists), desc="resolve", unit="paper") as bar:
             for rl in lists:
                 bar.update(1)
                 mark = rl.resolved_seq if rl.resolver == fingerprint else 0
-                new_mark = next(
-                    (seq - 1 for seq, sid in all_seqs if seq > mark and sid not in run_seeds), None
-                )
-                if new_mark is None:
-                    new_mark = all_seqs[-1][0] if all_seqs else 0
+                new_mark = above.new_mark(mark)
                 written_on = written.get((rl.arxiv_id, rl.version))
                 orders, touched = _orders_to_resolve(
-                    session, index, rl, mark, written_on, seed_seq, seed_dates, touched_by_mark
+                    session, index, rl, mark, written_on, above, touched_by_mark
                 )
                 if orders is None or orders:
                     _resolve_list(
@@ -257,14 +254,50 @@ def run_resolve(
     return report
 
 
+@dataclass
+class _SeedsAbove:
+    """What a watermark implies, worked out once per watermark rather than once per list: lists
+    share a handful of watermarks (one per earlier release at most), and a pass over every seed
+    for each of thousands of lists grew with the store's age (seeds x lists)."""
+
+    all_seqs: list[tuple[int, str]]  # (seq, arXiv id) of every stored seed, in seq order
+    run_ids: set[str]
+    seed_seq: dict[str, int]
+    seed_dates: dict[str, str | None]
+    _marks: dict[int, int] = field(default_factory=dict)
+    _earliest: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def new_mark(self, mark: int) -> int:
+        """The watermark after this run: below the first seed above ``mark`` that the run lacks
+        (its pairs are not resolved), else the highest seq."""
+        if mark not in self._marks:
+            lacking = (seq - 1 for seq, sid in self.all_seqs if seq > mark and sid not in self.run_ids)
+            self._marks[mark] = next(lacking, self.all_seqs[-1][0] if self.all_seqs else 0)
+        return self._marks[mark]
+
+    def citable(self, mark: int, citing_id: str, written_on: str | None) -> bool:
+        """Whether a seed above ``mark``, other than the citing paper itself, could be cited by a
+        text written on ``written_on`` (not first published after it: ``SeedIndex.allowed``)."""
+        if mark not in self._earliest:
+            dated = sorted(
+                (self.seed_dates[sid] or "", sid) for sid, seq in self.seed_seq.items() if seq > mark
+            )
+            self._earliest[mark] = dated[:2]  # the earliest two: one of them is not the citer
+        return any(
+            sid != citing_id and not _later(date or None, written_on) for date, sid in self._earliest[mark]
+        )
+
+    def touched(self, mark: int) -> list[str]:
+        return [sid for sid, seq in self.seed_seq.items() if seq > mark]
+
+
 def _orders_to_resolve(
     session: Session,
     index: SeedIndex,
     rl: ReferenceList,
     mark: int,
     written_on: str | None,
-    seed_seq: dict[str, int],
-    seed_dates: dict[str, str | None],
+    above: _SeedsAbove,
     touched_by_mark: dict[int, Touched],
 ) -> tuple[set[int] | None, Touched | None]:
     """The orders of ``rl``'s references to resolve again, and what touched them: None for all
@@ -273,16 +306,12 @@ def _orders_to_resolve(
     earlier release at most)."""
     if mark == 0:
         return None, None
-    if not any(
-        seq > mark and sid != rl.arxiv_id and not _later(seed_dates[sid], written_on)
-        for sid, seq in seed_seq.items()
-    ):  # no seed above the mark that this text could cite: a list older than the month's seeds
-        return set(), None
+    if not above.citable(mark, rl.arxiv_id, written_on):
+        return set(), None  # no seed above the mark that this text could cite
     if index.thresholds.books:
         return None, None
     if mark not in touched_by_mark:
-        touched = [sid for sid, seq in seed_seq.items() if seq > mark]
-        touched_by_mark[mark] = touched_references(session, index, touched)
+        touched_by_mark[mark] = touched_references(session, index, above.touched(mark))
     found = touched_by_mark[mark]
     return found.orders((rl.arxiv_id, rl.version)), found
 

@@ -29,6 +29,7 @@ from reflong.demo.rehearsal import RehearsalSettings
 from reflong.demo.world import SynthConfig
 from reflong.evaluate.baseline_run import score_baselines
 from reflong.evaluate.contamination import view_for_results
+from reflong.evaluate.export.write import export_build
 from reflong.evaluate.human.session import open_session
 from reflong.evaluate.runner import RunSettings, run_prompts
 from reflong.evaluate.scoring import score_paths
@@ -141,6 +142,7 @@ SETTINGS = {
         "paper_lengths": (RehearsalSettings, "lengths"),
     },
     "human": {name: (open_session, name) for name in ("n_tasks", "host", "port")},
+    "export": {"harnesses": (export_build, "harnesses")},
 }
 
 # Defaults only the CLI holds (no stage setting behind them), each with its reason.
@@ -170,6 +172,7 @@ AS_SETTING = {
     ("paper", "cache_dir"): Path,
     ("paper", "lengths"): parse_lengths,
     ("paper", "difficulty"): lambda v: tuple(d.strip() for d in v.split(",") if d.strip()),
+    ("export", "harnesses"): lambda v: tuple(h.strip() for h in v.split(",") if h.strip()),
 }
 # `refresh` takes every `paper` option (the same objects): the same settings and conversions.
 SETTINGS["refresh"] = SETTINGS["paper"]

@@ -195,6 +195,7 @@ COMMAND_MODULES = (
     "stats_cmd",
     "audit_cmd",  # reflong-build report / audit
     "eval_cmd",  # reflong-build eval score / run / baseline
+    "export_cmd",  # reflong-build export: lm-eval and Inspect tasks
     "human_cmd",  # reflong-build human: the human baseline's annotation page
 )
 

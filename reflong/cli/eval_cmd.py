@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import click
@@ -107,8 +108,22 @@ def _check_month(ctx, param, value):
 @click.option(
     "--predictions",
     type=_PATH,
-    required=True,
+    default=None,
     help='A predictions file {"i": [key, response]} or a folder holding <config>.json for each answers file.',
+)
+@click.option(
+    "--from-lm-eval",
+    "from_lm_eval",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Instead of --predictions: lm-eval's --output_path of a run on `reflong-build export` (--log_samples).",
+)
+@click.option(
+    "--from-inspect",
+    "from_inspect",
+    type=_PATH,
+    default=None,
+    help="Instead of --predictions: an Inspect .eval log (or a folder of them) of a run on `reflong-build export`.",
 )
 @click.option(
     "--prompts",
@@ -175,7 +190,9 @@ def _check_month(ctx, param, value):
 @format_option
 def score(
     answers: Path,
-    predictions: Path,
+    predictions: Path | None,
+    from_lm_eval: Path | None,
+    from_inspect: Path | None,
     prompts: Path | None,
     parser: str,
     save,
@@ -202,11 +219,61 @@ def score(
     shipped table of published cutoffs, --cutoffs FILE, or --cutoff), with after - before and a
     95% bootstrap confidence interval over tasks. A drop after the cutoff suggests leakage.
     """
+    refuse_unfinished(answers, prompts)
+    given = [p for p in (predictions, from_lm_eval, from_inspect) if p is not None]
+    if len(given) != 1:
+        raise click.UsageError("give one of --predictions, --from-lm-eval and --from-inspect")
+    with tempfile.TemporaryDirectory(prefix="reflong-harness-") as tmp:
+        if predictions is None:
+            label = label or ("lm-eval:" if from_lm_eval else "inspect:") + given[0].name
+            predictions = _harness_predictions(from_lm_eval, from_inspect, Path(tmp))
+        _score(
+            answers,
+            predictions,
+            prompts,
+            parser,
+            save,
+            label,
+            others,
+            model,
+            cutoff,
+            cutoffs_file,
+            bootstrap,
+            seed,
+            fmt,
+        )
+
+
+def _harness_predictions(from_lm_eval: Path | None, from_inspect: Path | None, folder: Path) -> Path:
+    from reflong.evaluate import harness_outputs
+
+    found = (
+        harness_outputs.from_lm_eval(from_lm_eval)
+        if from_lm_eval
+        else harness_outputs.from_inspect(from_inspect)
+    )
+    return harness_outputs.write_predictions(found, folder)
+
+
+def _score(
+    answers,
+    predictions,
+    prompts,
+    parser,
+    save,
+    label,
+    others,
+    model,
+    cutoff,
+    cutoffs_file,
+    bootstrap,
+    seed,
+    fmt,
+):
     from reflong.common.errors import ReflongError
     from reflong.evaluate.cutoffs import Cutoff, find_cutoff, load_cutoffs
     from reflong.evaluate.files import run_label, run_timing
 
-    refuse_unfinished(answers, prompts)
     table = load_cutoffs(cutoffs_file)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
     if not results:  # nothing belongs together: say why, one line per configuration

@@ -26,7 +26,10 @@ format the prompt asks for (``Papers: {1, 3}`` for Paper prompts, ``Documents: 1
 after planting misses and extras: per task, seeded by ``(seed, config, task)``, one correct
 document is dropped with probability ``miss_rate`` and one wrong document added with probability
 ``extra_rate``. ``planted`` says what was done to each task before any request, so tests know the
-Type I/II/III counts in advance. An unknown prompt gets an answer without indexes.
+Type I/II/III counts in advance. An unknown prompt gets a 400 ``unknown_prompt`` that says so: a
+harness that changed the prompt on the way (a template, a chat format, a cut) must fail loudly,
+not score 0. The one prompt it knows besides its builds' is the harness export's stand-in for a
+task over the context limit (``harness_glue.OVER_CONTEXT_PROMPT``), answered with no documents.
 
 A contaminated model (``knows_until="2024-02"``): it has "read" every paper up to that month, so
 tasks whose release (``evaluate/releases.py``: the dataset row's ``release``, else the key paper's
@@ -68,6 +71,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from reflong.common.hashing import sha256_text
+from reflong.evaluate.export.harness_glue import OVER_CONTEXT_PROMPT
 from reflong.servers import openai_reasoning
 from reflong.servers.background import BackgroundServer, send_json
 
@@ -254,7 +258,20 @@ class _Handler(BaseHTTPRequestHandler):
         if not owner._wait_turn(self.connection, sha):
             return  # the client hung up while its answer was held: nothing was answered
         planted = owner.tasks.get(sha)
-        content = planted.response() if planted else "I could not find the answer in these documents."
+        if planted is None and user != OVER_CONTEXT_PROMPT:
+            self._json(
+                400,
+                _error(
+                    f"Unknown prompt (sha256 {sha[:16]}, {len(user)} characters): this stand-in answers "
+                    "only its builds' prompts, byte for byte. Was the prompt changed on the way (a "
+                    "template, a chat format, a cut)?",
+                    "invalid_request_error",
+                    "unknown_prompt",
+                    "messages",
+                ),
+            )
+            return
+        content = planted.response() if planted else "Papers: {}"
         message: dict = {"role": "assistant", "content": content}
         finish_reason = "stop"
         completion_tokens = owner.count_tokens(content)
@@ -329,6 +346,9 @@ class _Handler(BaseHTTPRequestHandler):
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default backlog is 5: a harness's default concurrency (Inspect: 10 to 40
+    # connections) then meets refused connects and retries. Real endpoints queue far more.
+    request_queue_size = 128
     owner: OpenAIServer
 
 

@@ -4,10 +4,11 @@ Why one module: the sets citation_fresh, citation_holdout, citation_plos, citati
 test splits citation_pmc_test ... citation_pmc_test5, and LinkedBooks' test splits
 citation_fresh_test ... citation_fresh_test5, are made the same way (the citation_styles format,
 a builder in citations/quality/builders/ that rebuilds them byte for byte from a pinned snapshot, a label audit of
-rules plus hand errata) and their tests made the
-same checks with only the script, flag and file names changed. Each set test now names its set
-once (``LabelledSet``) and calls these checks with the figures its SOURCES.md reports; what only
-one set has (its converter's rules, its style rule) stays in its own test file.
+rules plus hand errata), so they are checked the same way: each set is one entry of the table in
+tests/_labelled_set_files.py (its folder and split as a ``LabelledSet``, its ``Builder``, the
+figures its SOURCES.md reports), and tests/test_labelled_set_files.py calls these checks on every
+entry. What only one builder has (its converter's rules, its style rule) is tested in
+tests/test_builder_<name>.py.
 
 Nothing here runs our resolver: the sets are held out, and the bench is run with ``--no-ours``.
 """
@@ -188,43 +189,40 @@ def assert_sources_table(s: LabelledSet) -> str:
     return text
 
 
-def assert_gold_is_cited_seed(s: LabelledSet, *, held_out: int, ids_prefixed: bool = True) -> dict[str, dict]:
+def assert_gold_is_cited_seed(s: LabelledSet, *, held_out: int) -> dict[str, dict]:
     """Every gold is a cited seed and every cited seed is some entry's gold; ``held_out`` entries
-    cite a work with no seed; with ``ids_prefixed``, works are ``w...`` and edited volumes nobody
-    cites ``c...`` with an editor. Returns the seeds by id."""
+    cite a work with no seed; works are ``w...`` and edited volumes nobody cites ``c...`` with an
+    editor. Returns the seeds by id."""
     seeds = {x["arxiv_id"]: x for x in s.seeds()}
     rows = s.entries()
     gold = {e["gold"] for e in rows if e["gold"] is not None}
     assert gold <= {k for k, x in seeds.items() if x["cited"]}
     assert gold == {k for k, x in seeds.items() if x["cited"]}
-    if ids_prefixed:
-        assert all(k.startswith("w") for k in gold)
-        assert all(k.startswith("c") and x["first_author"] for k, x in seeds.items() if not x["cited"])
+    assert all(k.startswith("w") for k in gold)
+    assert all(k.startswith("c") and x["first_author"] for k, x in seeds.items() if not x["cited"])
     assert sum(e["gold"] is None for e in rows) == held_out
     return seeds
 
 
-def assert_titles_printed(s: LabelledSet, builder: str, *, seed_title_differs: int) -> None:
-    """Each entry's labelled title is printed in its string (placed by the builder's
-    ``title_start``); ``seed_title_differs`` gold entries print their seed's title otherwise (a
-    typo, glue, a dash)."""
+def assert_titles_printed(s: LabelledSet, *, seed_title_differs: int) -> None:
+    """Each entry's labelled title is printed in its string (placed by the builders'
+    ``title_start``, holdout's, which pmc and plos import); ``seed_title_differs`` gold entries
+    print their seed's title otherwise (a typo, glue, a dash)."""
     seeds = {x["arxiv_id"]: x for x in s.seeds()}
     rows = s.entries()
     differs = sum(seeds[e["gold"]]["title"].lower() not in e["raw"].lower() for e in rows if e["gold"])
     assert differs == seed_title_differs
-    b = builder_module(builder)
-    assert all(b.title_start(e["raw"], e["title"]) >= 0 for e in rows)
+    title_start = builder_module("holdout").title_start
+    assert all(title_start(e["raw"], e["title"]) >= 0 for e in rows)
 
 
-def assert_no_work_of_the_prior_sets(
-    s: LabelledSet, builder: str, prior_sets: tuple[Path, ...] | None = None
-) -> None:
-    """No seed's title is a title of the sets built before (the builders' ``set_norm``):
-    ``prior_sets``, or the builder's ``PRIOR_SETS``."""
-    b = builder_module(builder)
+def assert_no_work_of_the_prior_sets(s: LabelledSet, prior: tuple[Path, ...]) -> None:
+    """No seed's or entry's title is a title (entry or seed) of the sets built before, ``prior``
+    (the builders' ``set_norm``, as ``fresh.styles_titles`` reads them)."""
     fresh = builder_module("fresh")
-    seen = set().union(*(fresh.styles_titles(p) for p in (prior_sets or b.PRIOR_SETS)))
+    seen = set().union(*(fresh.styles_titles(p) for p in prior))
     assert not any(fresh.norm(x["title"]) in seen for x in s.seeds())
+    assert not any(fresh.norm(e["title"]) in seen for e in s.entries())
 
 
 def splits_of(folder: Path) -> list[LabelledSet]:
@@ -397,6 +395,24 @@ def assert_wrong_snapshot_one_error(
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip() == message.format(dir=tmp_path)
     assert not (tmp_path / "o").exists()
+
+
+def label_scan(s: LabelledSet) -> dict[str, list[str]]:
+    """The label scan (builders/holdout_sample.py ``scan``) on the set's split: each flagged
+    entry's id with its shape flags."""
+    out = subprocess.run(
+        [*builder_command("holdout_sample"), "scan", "--data", str(s.data), "--split", s.split],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert out.stderr.strip().endswith("entries whose shape may hide a label fault")
+    return {
+        line.split()[0]: line.split()[1].split(",")
+        for line in out.stdout.splitlines()
+        if not line.startswith(" ")
+    }
 
 
 def parsed_titles_equal_to_gold(folder: str, split: str) -> int:

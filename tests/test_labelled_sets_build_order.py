@@ -1,5 +1,5 @@
 """The labelled sets' build order (``_labelled_sets.BUILD_ORDER``): the one list a new set is
-added to, from which every set's test reads the sets built before it. A set folder missing from
+added to, from which every set's checks read the sets built before it. A set folder missing from
 it, or named twice, would give some set the wrong "built before", so its rebuild check would
 compare against prior sets its builder never named."""
 

@@ -1,99 +1,23 @@
-"""The fresh held-out set (tests/data/real/citation_fresh, LinkedBooks) and the bench reading it.
-
-The set replaces citation_styles' test split as a held-out measure, so these tests pin what it
-holds (counts per style, every gold a seed, the audit: rules plus hand errata, each with a reason
-and naming an entry of the set) and that bench/resolve_styles.py scores it with ``--splits
-fresh``, as labelled and as audited, and, when the LinkedBooks snapshot is on this machine, that
-the builder gives the committed bytes again. The converter's token rules and the work-merging
-rule are checked on token runs and titles as LinkedBooks prints them.
-"""
+"""The LinkedBooks builder's rules (citations/quality/builders/fresh.py): tokens joined as
+printed, the title and style read from the annotated fields, one work printed two ways merged,
+its test samples and its command line. What the sets it wrote hold is checked in
+tests/test_labelled_set_files.py."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections import Counter
 
 import pytest
-from _labelled_sets import (
-    RESOLVE_STYLES,
-    Builder,
-    LabelledSet,
-    assert_audit_is_rules_plus_errata,
-    assert_counts,
-    assert_errata_reasoned,
-    assert_gold_is_cited_seed,
-    assert_gzip_header_fixed,
-    assert_rebuild_equals_committed,
-    assert_wrong_snapshot_one_error,
-    bench_baseline,
-    builder_module,
-)
+from _labelled_set_files import SETS
+from _labelled_sets import builder_command, builder_module
 
-# a labelled set's data checks: in the full suite (-m slow), not the fast one
+# moved with the set checks they sat beside, which are in the full suite (-m slow)
 pytestmark = pytest.mark.slow
-
-# (entries, gold pairs) per style, as SOURCES.md reports them
-FRESH = LabelledSet(
-    "citation_fresh",
-    split="fresh",
-    source="linkedbooks",
-    style_counts={
-        "given_surname": (536, 403),
-        "initials_first": (358, 262),
-        "other": (130, 90),
-        "surname_comma_given": (256, 190),
-        "surname_initials": (553, 417),
-        "title_first": (428, 315),
-    },
-)
-DATA = FRESH.data
-BENCH = RESOLVE_STYLES
-# The LinkedBooks snapshot the set is built from (as the fetch tool leaves it);
-# $REFLONG_LINKEDBOOKS_GIT points elsewhere. Without it the rebuild test skips.
-BUILDER = Builder(
-    "fresh",
-    flag="--linkedbooks",
-    env="REFLONG_LINKEDBOOKS_GIT",
-    default="/work/.mirror/dhlab-epfl+LinkedBooksDeepReferenceParsing/repo",
-    repo_name="dhlab-epfl/LinkedBooksDeepReferenceParsing",
-)
-
-
-def _builder():
-    return builder_module("fresh")
-
-
-def test_the_set_holds_the_counts_its_sources_file_reports():
-    # every file small enough for the repository
-    assert_counts(FRESH, entries=2261, seeds=1616, cited=1579, containers=37)
-
-
-def test_every_gold_is_a_cited_seed_and_containers_are_never_gold():
-    # every cited seed is cited by at least one entry; held-out works give null golds
-    assert_gold_is_cited_seed(FRESH, held_out=584, ids_prefixed=False)
-
-
-def test_every_erratum_has_a_reason_and_names_an_entry_of_the_set():
-    errata = assert_errata_reasoned(
-        FRESH,
-        {
-            "venue_as_title": 18,
-            "work_split": 19,
-            "cluster_merges_works": 16,
-            "seed_title_corrupt": 8,
-            "container_as_title": 6,
-        },
-    )
-    assert len(errata) == 67
-
-
-def test_the_audit_file_is_the_rules_rows_plus_the_errata():
-    rules = assert_audit_is_rules_plus_errata(FRESH, rules=None, rows=87, kept=2197, kept_gold=1617)
-    assert len(rules) == 20 and set(rules.values()) == {"titles_run_together"}
 
 
 def test_one_work_printed_two_ways_is_one_work_and_two_editions_are_two():
-    b = _builder()
+    b = builder_module("fresh")
 
     def group(title, surname, year, author=None):
         return {"title": title, "surname": surname, "year": year, "names": b._names(author or surname)}
@@ -150,12 +74,8 @@ def test_one_work_printed_two_ways_is_one_work_and_two_editions_are_two():
     assert sorted((k, len(v)) for k, v in merged.items()) == [("a", 2), ("c", 1)]
 
 
-def test_the_gzip_header_is_fixed():
-    assert_gzip_header_fixed(FRESH)
-
-
 def test_tokens_are_joined_as_printed_and_the_journal_is_cut_off_the_title():
-    b = _builder()
+    b = builder_module("fresh")
     assert b.detokenise(["Ackerman", "J", ".", "S", ".,", "Palladio", ",", "Torino", "1972", "."]) == (
         "Ackerman J. S., Palladio, Torino 1972."
     )
@@ -202,7 +122,7 @@ def test_tokens_are_joined_as_printed_and_the_journal_is_cut_off_the_title():
 
 
 def test_the_style_rule_reads_the_first_author_as_printed():
-    b = _builder()
+    b = builder_module("fresh")
     T = b.Token
 
     def style(*author: str) -> str:
@@ -215,42 +135,69 @@ def test_the_style_rule_reads_the_first_author_as_printed():
     assert b.style_of([T("Title", "title")]) == "title_first"
 
 
-def test_the_bench_scores_the_fresh_split_with_the_baseline_only():
-    fresh = bench_baseline(FRESH)
-    assert (fresh["entries"], fresh["gold_pairs"], fresh["seeds"]) == (2261, 1677, 1616)
-    assert fresh["ours"] is None and fresh["audited"]["ours"] is None and fresh["seconds"]["ours"] is None
-    overall = fresh["naive"]["overall"]
-    assert overall["tp"] + overall["fn"] == 1677
-    audited = fresh["audited"]
-    assert (audited["entries"], audited["left_out"], audited["regolded"]) == (2197, 64, 23)
-    assert audited["naive"]["overall"]["tp"] + audited["naive"]["overall"]["fn"] == 1617
+def test_an_author_field_of_punctuation_alone_is_title_first():
+    b = builder_module("fresh")
+    T = b.Token
+    assert b.style_of([T(",", "author"), T("Romanus", "title"), T("bilinguis", "title")]) == "title_first"
 
 
-def test_a_split_the_data_does_not_hold_is_one_clear_error():
+def test_a_work_printed_two_ways_across_the_samples_is_left_out():
+    """``seed_works`` drops a work any of whose references belongs to the earlier sample, and
+    counts the strings of this sample it drops; works of the earlier sample alone count nothing."""
+    fresh = builder_module("fresh")
+
+    def item(title: str, raw: str, year: int, earlier: bool = False) -> dict:
+        it = {
+            "file": "clean_train.txt",
+            "citing": "linkedbooks:clean_train.txt#000",
+            "raw": raw,
+            "title": title,
+            "fields": 1,
+            "surname": "Targhetta",
+            "author": "R. Targhetta",
+            "year": year,
+            "style": "initials_first",
+            "volumes": [],
+        }
+        return {**it, "_earlier_sample": True} if earlier else it
+
+    counts: Counter = Counter()
+    items = [
+        item("La Massoneria veneta dalle origini alla chiusura delle logge", "a", 1988, earlier=True),
+        item("La massoneria veneta delle origini alla chiusura delle logge", "b", 1988),
+        item("Un'altra opera del tutto diversa", "c", 1990),
+        item("Solo del campione precedente", "d", 1970, earlier=True),
+    ]
+    _, seeds, entries = fresh.seed_works(
+        items, set(), counts, source="linkedbooks", split="fresh_test2", seen_count="seen"
+    )
+    assert [e["raw"] for e in entries] == ["c"]
+    assert {x["title"] for x in seeds} <= {"Un'altra opera del tutto diversa"}  # the work may be held out
+    assert counts["merged_with_earlier_sample"] == 1
+    assert all(not e["_item"].get("_earlier_sample") for e in entries)
+
+
+def test_an_unknown_part_is_refused_by_the_command_line(tmp_path):
     out = subprocess.run(
-        [sys.executable, str(BENCH), "--data", str(DATA), "--splits", "dev", "--no-ours", "--no-naive"],
+        [
+            *builder_command("fresh"),
+            "--linkedbooks",
+            str(tmp_path),
+            "--part",
+            "x",
+        ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=60,
     )
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert out.stderr.strip().splitlines()[-1] == f"--splits: {DATA} has no dev split (seeds.dev.jsonl)"
-    bad = subprocess.run(
-        [sys.executable, str(BENCH), "--splits", "train"], capture_output=True, text=True, timeout=120
-    )
-    assert (
-        bad.returncode == 2
-        and "unknown split 'train' (dev, test, fresh, holdout, plos, pmc, pmc_test, pmc_test2, fresh_test, fresh_test2, pmc_test3, fresh_test3, fresh_test4, pmc_test4, fresh_test5, pmc_test5)"
-        in bad.stderr
-    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "invalid choice: 'x'" in out.stderr
 
 
-@BUILDER.needs_snapshot()
-def test_the_builder_gives_the_committed_bytes_again(tmp_path):
-    assert_rebuild_equals_committed(FRESH, BUILDER, tmp_path)
-
-
-def test_a_wrong_snapshot_is_one_clear_error(tmp_path):
-    assert_wrong_snapshot_one_error(
-        BUILDER, tmp_path, "builders.fresh: cannot read 9411db4e918b in {dir} (git exit 128)"
-    )
+def test_a_sample_is_one_work_in_nine_and_every_part_has_its_own_id_letter():
+    fresh = builder_module("fresh")
+    assert fresh.TEST_SHARE == 9
+    assert len({p.prefix for p in fresh.PARTS.values()}) == len(fresh.PARTS)
+    # every entry's own title is in its sample (all strings of a work go together)
+    samples = {f.set.split: f.set for f in SETS if f.residue is not None}
+    assert all(fresh.in_test_share(e["title"]) for e in samples["fresh_test"].entries())
+    assert not any(fresh.in_test_share(e["title"]) for e in samples["fresh_test2"].entries())

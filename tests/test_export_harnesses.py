@@ -84,7 +84,9 @@ def _per_config(scores: dict) -> dict[str, tuple[float, float]]:
     return {v["config"]: (v["exacc"], v["f1"]) for k, v in scores.items() if k.endswith("_answers.json")}
 
 
-def _lm_eval(root: Path, export: Path, server: OpenAIServer, limit: int | None) -> dict:
+def _lm_eval(
+    root: Path, export: Path, server: OpenAIServer, limit: int | None, group: str = "reflong_paper"
+) -> dict:
     out = root / f"lm-eval-{limit}"
     elsewhere = root / "elsewhere"
     elsewhere.mkdir(exist_ok=True)
@@ -92,7 +94,7 @@ def _lm_eval(root: Path, export: Path, server: OpenAIServer, limit: int | None) 
         sys.executable, "-m", "lm_eval", "--model", "local-chat-completions",
         "--model_args", f"model=reflong-standin,base_url={server.url}/chat/completions,num_concurrent=4,max_retries=2,tokenizer_backend=None",
         "--apply_chat_template", "--system_instruction", "You are a helpful assistant.",
-        "--include_path", str(export), "--tasks", "reflong_paper", "--output_path", str(out), "--log_samples",
+        "--include_path", str(export), "--tasks", group, "--output_path", str(out), "--log_samples",
     ]  # fmt: skip
     if limit:
         cmd += ["--metadata", json.dumps({"max_context": limit})]
@@ -178,3 +180,36 @@ def test_the_stand_in_refuses_a_prompt_it_does_not_know(world) -> None:
         )
     assert caught.value.code == "unknown_prompt"
     assert "byte for byte" in str(caught.value)
+
+
+@needs_harnesses
+def test_an_a_build_exports_and_scores_as_ours_under_lm_eval(tmp_path: Path, data_dir: Path) -> None:
+    """Ref-Long-A (the real essays, 5 tasks in each of 6 configs): "Documents:" answers, lower-case
+    task names, the group equal to the pooled overall."""
+    build = tmp_path / "A"
+    _cli(
+        "-q",
+        "a",
+        "--haystack",
+        str(data_dir / "pg_essays"),
+        "--lengths",
+        "8K",
+        "--tasks",
+        "5",
+        "--out",
+        str(build),
+    )
+    _cli("export", "--build", str(build), "--out", str(tmp_path / "export"))
+    (tmp_path / "elsewhere").mkdir()
+    with OpenAIServer([build], miss_rate=0.3, extra_rate=0.3, seed=1) as server:
+        ours = _ours(tmp_path, build, server, None)
+        lm = _lm_eval(tmp_path, tmp_path / "export", server, None, group="reflong_a")
+    configs = _per_config(ours)
+    assert len(configs) == 6 and ours["overall"]["n"] == 30 and 0 < ours["overall"]["exacc"] < 1
+    for config, figures in configs.items():
+        task = lm[f"reflong_a_{config}"]
+        assert _six(task["exacc,none"], task["f1,none"]) == figures, config
+    assert _six(lm["reflong_a"]["exacc,none"], lm["reflong_a"]["f1,none"]) == (
+        ours["overall"]["exacc"],
+        ours["overall"]["f1"],
+    )

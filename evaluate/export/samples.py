@@ -51,7 +51,7 @@ class Config:
 
 
 def _identifier(text: str) -> str:
-    return re.sub(r"[^0-9A-Za-z_]+", "_", text).strip("_")
+    return re.sub(r"[^0-9A-Za-z_]+", "_", text).strip("_").lower()
 
 
 def _dataset_rows(build: Path, config: str) -> dict[str, dict]:

@@ -219,60 +219,20 @@ def score(
     shipped table of published cutoffs, --cutoffs FILE, or --cutoff), with after - before and a
     95% bootstrap confidence interval over tasks. A drop after the cutoff suggests leakage.
     """
+    from reflong.common.errors import ReflongError
+    from reflong.evaluate.cutoffs import Cutoff, find_cutoff, load_cutoffs
+    from reflong.evaluate.files import run_label, run_timing
+
     refuse_unfinished(answers, prompts)
     given = [p for p in (predictions, from_lm_eval, from_inspect) if p is not None]
     if len(given) != 1:
         raise click.UsageError("give one of --predictions, --from-lm-eval and --from-inspect")
-    with tempfile.TemporaryDirectory(prefix="reflong-harness-") as tmp:
-        if predictions is None:
-            label = label or ("lm-eval:" if from_lm_eval else "inspect:") + given[0].name
-            predictions = _harness_predictions(from_lm_eval, from_inspect, Path(tmp))
-        _score(
-            answers,
-            predictions,
-            prompts,
-            parser,
-            save,
-            label,
-            others,
-            model,
-            cutoff,
-            cutoffs_file,
-            bootstrap,
-            seed,
-            fmt,
+    if predictions is None:  # a harness's output, as predictions in a folder for this command only
+        folder = click.get_current_context().with_resource(
+            tempfile.TemporaryDirectory(prefix="reflong-harness-")
         )
-
-
-def _harness_predictions(from_lm_eval: Path | None, from_inspect: Path | None, folder: Path) -> Path:
-    from reflong.evaluate import harness_outputs
-
-    found = (
-        harness_outputs.from_lm_eval(from_lm_eval)
-        if from_lm_eval
-        else harness_outputs.from_inspect(from_inspect)
-    )
-    return harness_outputs.write_predictions(found, folder)
-
-
-def _score(
-    answers,
-    predictions,
-    prompts,
-    parser,
-    save,
-    label,
-    others,
-    model,
-    cutoff,
-    cutoffs_file,
-    bootstrap,
-    seed,
-    fmt,
-):
-    from reflong.common.errors import ReflongError
-    from reflong.evaluate.cutoffs import Cutoff, find_cutoff, load_cutoffs
-    from reflong.evaluate.files import run_label, run_timing
+        label = label or ("lm-eval:" if from_lm_eval else "inspect:") + given[0].name
+        predictions = _harness_predictions(from_lm_eval, from_inspect, Path(folder))
 
     table = load_cutoffs(cutoffs_file)
     results, overall, not_scored = score_paths(answers, predictions, prompts, parser)
@@ -300,6 +260,17 @@ def _score(
             f"{len(not_scored)} of {n} configurations not scored (their files do not belong together, "
             f"listed above); the table and --save cover the other {len(results)}"
         )
+
+
+def _harness_predictions(from_lm_eval: Path | None, from_inspect: Path | None, folder: Path) -> Path:
+    from reflong.evaluate import harness_outputs
+
+    found = (
+        harness_outputs.from_lm_eval(from_lm_eval)
+        if from_lm_eval
+        else harness_outputs.from_inspect(from_inspect)
+    )
+    return harness_outputs.write_predictions(found, folder)
 
 
 @eval_group.command("baseline", cls=ReflongCommand, renamed=ANSWERS_RENAMED)

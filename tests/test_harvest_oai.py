@@ -163,6 +163,28 @@ def test_a_category_whose_set_arxiv_does_not_know_stops_with_its_name_and_is_nev
     assert states.get("cmp-lg") in (None, 0) and covered in ([], [(None,)])
 
 
+@pytest.mark.parametrize(
+    ("categories", "words"),
+    [
+        ("cs.CL,cs.XX", "arXiv has no category cs.XX"),
+        ("cs.cl", "did you mean cs.CL"),
+        ("hep-th.XX", "archive hep-th has no subject classes"),
+    ],
+)
+def test_a_misspelt_category_inside_a_known_archive_stops_before_any_request(
+    catalog, tmp_path, categories, words
+):
+    # Its archive's set (cs) exists, so arXiv would answer; the window would filter to nothing.
+    root, _ = catalog
+    db = tmp_path / "m.db"
+    with ArxivServer(root, oai_page_size=10) as srv:
+        argv = ["ingest", *SINCE, *FAST, "--arxiv-url", srv.url, "--oai-url", srv.oai_url, "--db", str(db)]
+        out = CliRunner().invoke(main, [*argv, "--categories", categories])
+        assert srv.faults.log == []  # not even Identify
+    assert out.exit_code == 2 and words in out.output, out.output
+    assert not db.exists()
+
+
 def _oai_queries(srv) -> list[dict]:
     """The ListRecords requests the server saw (Identify, asked first by every run, left out)."""
     return [

@@ -54,8 +54,15 @@ def _optional_http_url(ctx, param, value: str | None) -> str | None:
     return None if value is None else _http_url(ctx, param, value)
 
 
-def _categories(_ctx, _param, value: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in value.split(",") if c.strip())
+def _categories(_ctx, param, value: str) -> tuple[str, ...]:
+    """The categories, each a subject class arXiv has (a misspelt one filters every record out)."""
+    from reflong.common.arxiv_taxonomy import category_error
+
+    categories = tuple(c.strip() for c in value.split(",") if c.strip())
+    for category in categories:
+        if why := category_error(category):
+            raise click.BadParameter(why, param_hint="--categories")
+    return categories
 
 
 def _index_option(option: ProviderOption) -> Callable:

@@ -81,9 +81,9 @@ from urllib.parse import parse_qs, quote, unquote, urlencode
 
 from lxml import etree as ET
 
+from reflong.common.arxiv_taxonomy import set_error
 from reflong.ingest.catalog.reader import Catalog, CatalogPaper, CatalogVersion
 from reflong.ingest.metadata import is_withdrawn
-from reflong.servers.arxiv_taxonomy import set_error
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"

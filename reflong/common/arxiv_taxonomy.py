@@ -1,5 +1,10 @@
 """arXiv's active taxonomy, as its OAI-PMH server validates a ``set``: groups, archives, categories.
 
+Who reads it: the arXiv stand-in (``servers/oai.py``), to answer a set as arXiv does, and
+``--categories`` (``category_error``), to refuse a subject class that does not exist before any
+request: the harvest asks for the archive's set (``cs``) and filters by category itself, so arXiv
+never sees ``cs.XX`` and a misspelt one would give an empty window with no word.
+
 Why the stand-in needs it: arXiv answers a set it does not know (retired, misspelt: ``cmp-lg``,
 ``cs:cs:XX``) with ``badArgument`` "Set does not exist", never with an empty list; a stand-in that
 answered ``noRecordsMatch`` let a harvester mark a set that does not exist as covered.
@@ -86,3 +91,27 @@ def set_error(spec: str) -> str | None:
     if len(parts) == 3 and parts[2] not in SUBJECTS.get(archive, ()):
         return "Set does not exist"
     return None
+
+
+def category_error(category: str) -> str | None:
+    """Why ``category`` (``cs.CL``, ``cs.*``, ``hep-th``) names no subject class of a known archive,
+    or None. An unknown *archive* is left to the server, which answers for its sets (``set_error``);
+    a retired one such as ``cmp-lg`` is still a set arXiv can refuse in its own words."""
+    name = category.strip()
+    archive, _, subject = name.partition(".")
+    if archive not in ARCHIVES or subject in ("", "*"):
+        return None
+    known = SUBJECTS.get(archive, frozenset())
+    if subject in known:
+        return None
+    import difflib
+
+    every = {f"{a}.{s}".lower(): f"{a}.{s}" for a in sorted(SUBJECTS) for s in sorted(SUBJECTS[a])}
+    close = [every[c] for c in difflib.get_close_matches(name.lower(), list(every), n=3, cutoff=0.6)]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    if not known:
+        return f"arXiv's archive {archive} has no subject classes: give {archive} itself, not {name}{hint}"
+    return (
+        f"arXiv has no category {name} (its archive {archive} has {', '.join(sorted(known))}; "
+        f"taxonomy of arxiv-base 0f94fa03){hint}"
+    )

@@ -259,8 +259,11 @@ def test_the_lm_eval_loader_sends_a_short_prompt_for_a_task_over_the_limit(tmp_p
     spec.loader.exec_module(utils)
     short = utils.lm_eval_dataset("easy_30K", max_context=None)["test"]
     assert len(short) == 6 and all(short["fits"])
+    prompts = json.loads((build / "easy_30K.json").read_text())
+    assert [utils.doc_to_text(doc) for doc in short] == [prompts[str(t)][1] for t in range(6)]
+    assert "input" not in short.column_names  # lm-eval logs each document whole: no second prompt
     cut = utils.lm_eval_dataset("hard_45K", max_context=3000, version=1.0)["test"]
-    assert not any(cut["fits"]) and set(cut["input"]) == {OVER_CONTEXT_PROMPT}
+    assert not any(cut["fits"]) and {utils.doc_to_text(doc) for doc in cut} == {OVER_CONTEXT_PROMPT}
     result = utils.process_results(cut[0], ["Papers: " + json.dumps(cut[0]["answer"])])
     assert result["exacc"] == 0.0 and result["over_context"] == 1.0 and result["exacc_fit"] is None
 

@@ -75,21 +75,24 @@ def mean_of_fit(items: list) -> float:
 
 
 def lm_eval_dataset(config: str, max_context: int | None = None, **_ignored):
-    """The task's test split. lm-eval passes ``--metadata`` and ``dataset_kwargs`` here."""
+    """The task's test split. lm-eval passes ``--metadata`` and ``dataset_kwargs`` here.
+
+    The prompt is not a column: ``--log_samples`` writes every document whole beside the request,
+    which holds the prompt already (a 75K-token prompt was logged twice). ``doc_to_text`` reads it
+    from ``data/`` by the sample's id instead."""
     import datasets
 
     rows = []
     for sample in load_samples(config):
-        fit = fits(sample, max_context)
         meta = sample["metadata"]
         rows.append(
             {
                 "id": sample["id"],
-                "input": sample["input"] if fit else OVER_CONTEXT_PROMPT,
+                "config": config,
                 "target": json.dumps(sample["target"]),
                 "answer": sample["target"],
                 "n_documents": meta["n_documents"],
-                "fits": fit,
+                "fits": fits(sample, max_context),
                 "task_id": meta["task_id"],
                 "key": meta["key"],
             }
@@ -97,9 +100,17 @@ def lm_eval_dataset(config: str, max_context: int | None = None, **_ignored):
     return {"test": datasets.Dataset.from_list(rows)}
 
 
+_PROMPTS: dict[str, dict[str, str]] = {}  # config -> sample id -> prompt, read once per config
+
+
 def doc_to_text(doc: dict) -> str:
-    """The prompt as built, byte for byte (no template in between)."""
-    return doc["input"]
+    """The prompt as built, byte for byte (no template in between), or the short stand-in for a
+    task over the context limit."""
+    if not doc["fits"]:
+        return OVER_CONTEXT_PROMPT
+    if doc["config"] not in _PROMPTS:
+        _PROMPTS[doc["config"]] = {s["id"]: s["input"] for s in load_samples(doc["config"])}
+    return _PROMPTS[doc["config"]][doc["id"]]
 
 
 def process_results(doc: dict, results: list) -> dict:

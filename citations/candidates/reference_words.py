@@ -30,7 +30,6 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
-from sqlalchemy import text
 from sqlmodel import Session
 
 from reflong.citations.records import STOPWORDS, Reference
@@ -65,24 +64,35 @@ def write_words(session: Session, rows: Iterable[tuple[int, str]]) -> None:
 
 
 class _Queries:
-    """FTS5 queries for the seeds of one index: a word stands for itself and its glued forms."""
+    """FTS5 queries for the seeds of one index: a word stands for itself and its glued forms.
 
-    def __init__(self, index: SeedIndex) -> None:
+    ``frequency`` (a token -> the stored references holding it) picks each title's query words:
+    the pigeonhole holds for *any* n - least + 2 of a seed's n words, so the ones rarest among
+    the stored references give the fewest references to re-read (rarest among the seeds, the
+    index's own order, left pairs such as "language" AND "models")."""
+
+    def __init__(self, index: SeedIndex, frequency: dict[str, int] | None = None) -> None:
         self.index = index
+        self.frequency = frequency or {}
         self.glued_with: dict[str, list[str]] = defaultdict(list)
         for glued, parts in index.glued.items():
             for part in set(parts):
                 self.glued_with[part].append(glued)
 
+    def forms(self, word: str) -> list[str]:
+        return sorted({word, *self.glued_with.get(word, ())})
+
     def term(self, word: str) -> str:
-        forms = sorted({word, *self.glued_with.get(word, ())})
-        return "(" + " OR ".join(f'"{token(f)}"' for f in forms) + ")"
+        return "(" + " OR ".join(f'"{token(f)}"' for f in self.forms(word)) + ")"
+
+    def references_with(self, word: str) -> int:
+        return sum(self.frequency.get(token(f), 0) for f in self.forms(word))
 
     def title(self, i: int) -> str:
-        """References holding ``least`` of the seed's n words hold two of its n - least + 2
-        rarest (pigeonhole), or its one word."""
+        """References holding ``least`` of the seed's n words hold two of any n - least + 2 of
+        them (pigeonhole), or its one word: the ones fewest stored references hold."""
         index = self.index
-        ranked = index.ranked[i]
+        ranked = sorted(index.ranked[i], key=lambda w: (self.references_with(w), index.ranked[i].index(w)))
         if len(ranked) == 1:
             return self.term(ranked[0])
         rarest = ranked[: min(len(ranked), len(ranked) - index.least[i] + 2)]
@@ -146,9 +156,12 @@ def touched_references(session: Session, index: SeedIndex, touched: Collection[s
     ids = sorted(index.seeds[i].info.arxiv_id for i in positions)
     wanted = set(positions)
     dois = sorted(doi for doi, i in index.by_doi.items() if i in wanted)
-    queries = _Queries(index)
-    out = Touched(frozenset(positions), frozenset(g for i in positions for g in queries.glued_forms(i)))
     conn = session.connection()
+    queries = _Queries(index)
+    queries.frequency = _frequencies(
+        conn, {token(f) for i in positions for w in index.ranked[i] for f in queries.forms(w)}
+    )
+    out = Touched(frozenset(positions), frozenset(g for i in positions for g in queries.glued_forms(i)))
     certain: set[int] = set()
     for column, values in (("ref_arxiv_id", ids), ("doi", dois)):
         for part in _chunks(values):
@@ -156,11 +169,12 @@ def touched_references(session: Session, index: SeedIndex, touched: Collection[s
             sql = f"SELECT id FROM reference WHERE {column} IN ({marks})"
             certain.update(r for (r,) in conn.exec_driver_sql(sql, tuple(part)))
     maybe: set[int] = set()
+    cursor = conn.connection.driver_connection.cursor()  # millions of rowids: no per-row layer
     for i in positions:
         for query in (queries.title(i), queries.head(i), queries.glued(i)):
             if query:
-                sql = text(f"SELECT rowid FROM {WORDS_TABLE} WHERE {WORDS_TABLE} MATCH :q")
-                maybe.update(r for (r,) in conn.execute(sql, {"q": query}))
+                cursor.execute(f"SELECT rowid FROM {WORDS_TABLE} WHERE {WORDS_TABLE} MATCH ?", (query,))
+                maybe.update(r for (r,) in cursor.fetchall())
     for part in _chunks(ids):
         marks = ",".join("?" * len(part))
         for citing, version, order in conn.exec_driver_sql(
@@ -175,6 +189,20 @@ def touched_references(session: Session, index: SeedIndex, touched: Collection[s
                 f'SELECT arxiv_id, version, "order" FROM reference WHERE id IN ({marks})', tuple(part)
             ):
                 into.setdefault((citing, version), set()).add(order)
+    return out
+
+
+def _frequencies(conn, tokens: set[str]) -> dict[str, int]:
+    """Token -> how many stored references hold it (FTS5's own vocabulary table; a contentless
+    index never forgets a word, so these may be over: they only rank the query words)."""
+    conn.exec_driver_sql(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{WORDS_TABLE}_vocab USING fts5vocab(main, {WORDS_TABLE}, 'row')"
+    )
+    out: dict[str, int] = {}
+    for part in _chunks(sorted(tokens)):
+        marks = ",".join("?" * len(part))
+        sql = f"SELECT term, doc FROM temp.{WORDS_TABLE}_vocab WHERE term IN ({marks})"
+        out.update(conn.exec_driver_sql(sql, tuple(part)).all())
     return out
 
 

@@ -152,9 +152,16 @@ def _write_edges(
                 "updated_at": now,
             }
             if key in old:
-                for name, value in values.items():
-                    setattr(old[key], name, value)
-                session.add(old[key])
+                edge = old[key]
+                # Only an edge whose judgement changed is written (and gets a new updated_at): a
+                # list read again for a month's seeds mostly gives its old edges again, and each
+                # was flushed back through the ORM whether or not anything in it had changed.
+                if any(
+                    getattr(edge, name) != value for name, value in values.items() if name != "updated_at"
+                ):
+                    for name, value in values.items():
+                        setattr(edge, name, value)
+                    session.add(edge)
             else:
                 rows[key] = {
                     "citing_arxiv_id": rl.arxiv_id,

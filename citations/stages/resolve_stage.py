@@ -152,16 +152,7 @@ def _write_edges(
                 "updated_at": now,
             }
             if key in old:
-                edge = old[key]
-                # Only an edge whose judgement changed is written (and gets a new updated_at): a
-                # list read again for a month's seeds mostly gives its old edges again, and each
-                # was flushed back through the ORM whether or not anything in it had changed.
-                if any(
-                    getattr(edge, name) != value for name, value in values.items() if name != "updated_at"
-                ):
-                    for name, value in values.items():
-                        setattr(edge, name, value)
-                    session.add(edge)
+                _update_if_changed(session, old[key], values)
             else:
                 rows[key] = {
                     "citing_arxiv_id": rl.arxiv_id,
@@ -196,6 +187,16 @@ def _write_edges(
     if rows:
         session.flush()  # the ORM's updates and deletes go out first, then the new rows in one go
         session.execute(insert(Citation), list(rows.values()))
+
+
+def _update_if_changed(session: Session, edge: Citation, values: dict) -> None:
+    """Write a stored edge again only if its judgement changed (then with a new ``updated_at``):
+    a list read again for a month's seeds mostly gives its old edges again, and each was flushed
+    back through the ORM whether or not anything in it had changed."""
+    if any(getattr(edge, name) != value for name, value in values.items() if name != "updated_at"):
+        for name, value in values.items():
+            setattr(edge, name, value)
+        session.add(edge)
 
 
 def run_resolve(

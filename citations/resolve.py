@@ -56,6 +56,21 @@ from reflong.citations.thresholds import (
 )
 
 
+def published_after(published: str | None, written_on: str | None) -> bool:
+    """A seed first published after the citing version was written (both dates known): a text
+    cannot cite a paper that did not exist yet."""
+    return bool(published and written_on and published[:10] > written_on[:10])
+
+
+def glued_pairs(plain: str) -> list[tuple[str, str]]:
+    """Two adjacent words of a seed's folded title that PDF text may print glued ("quantumfield")."""
+    return [
+        (a, b)
+        for a, b in pairwise(plain.split())
+        if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS
+    ]
+
+
 class SeedIndex:
     """Seeds prepared for resolution: normalised titles, an id/DOI map and a rare-word index."""
 
@@ -122,9 +137,8 @@ class SeedIndex:
         # to one stands for both words in the candidate look-up.
         self.glued: dict[str, tuple[str, str]] = {}
         for sd in self.seeds:
-            for a, b in pairwise(sd.plain.split()):
-                if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS:
-                    self.glued.setdefault(a + b, (a, b))
+            for a, b in glued_pairs(sd.plain):
+                self.glued.setdefault(a + b, (a, b))
         # Main titles of seeds with a subtitle, for entries that leave the subtitle out.
         self.heads = th.HeadIndex([sd.info.title for sd in self.seeds], STOPWORDS)
         # How many seeds carry each folded title: a short title printed first is accepted only
@@ -233,7 +247,7 @@ class SeedIndex:
         info = self.seeds[seed_i].info
         if exclude and info.arxiv_id in exclude:
             return False
-        return not (written_on and info.published and info.published[:10] > written_on[:10])
+        return not published_after(info.published, written_on)
 
     def resolve_prepared(
         self, ref: Reference, exclude: Collection[str] = (), written_on: str | None = None

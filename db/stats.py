@@ -64,16 +64,9 @@ def _text_stats(session: Session) -> dict:
 
 
 def _citation_stats(session: Session) -> dict:
-    from reflong.db.citations import Citation, Reference, Seed
-
-    bands = dict(session.exec(select(Citation.band, func.count()).group_by(Citation.band)).all())
-    return {
-        "seeds": session.exec(select(func.count()).select_from(Seed)).one(),
-        "references": session.exec(select(func.count()).select_from(Reference)).one(),
-        "edges": {band: bands.get(band, 0) for band in ("accept", "review", "reject")},
-        # rejects under the near-miss floor, counted on their references and not stored
-        "near_misses_dropped": session.exec(select(func.sum(Reference.near_misses_dropped))).one() or 0,
-    }
+    """The citation rows of ``store_rows`` (counted there once), in the order ``stats`` prints them."""
+    rows = store_rows(session)
+    return {key: rows[key] for key in ("seeds", "references", "edges", "near_misses_dropped")}
 
 
 def store_rows(session: Session) -> dict:

@@ -28,12 +28,12 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import combinations
 
 from sqlmodel import Session
 
-from reflong.citations.records import STOPWORDS, Reference
-from reflong.citations.resolve import SeedIndex
+from reflong.citations.records import Reference
+from reflong.citations.resolve import SeedIndex, glued_pairs
 from reflong.db.views import WORDS_TABLE
 
 # SQLite's default limit of bound parameters is 999 before 3.32; stay under it everywhere.
@@ -104,12 +104,7 @@ class _Queries:
 
     def glued_forms(self, i: int) -> set[str]:
         """The seed's own glued forms (as ``SeedIndex.glued`` makes them)."""
-        words = self.index.seeds[i].plain.split()
-        return {
-            a + b
-            for a, b in pairwise(words)
-            if a.isalpha() and b.isalpha() and a not in STOPWORDS and b not in STOPWORDS
-        }
+        return {a + b for a, b in glued_pairs(self.index.seeds[i].plain)}
 
     def glued(self, i: int) -> str | None:
         """A reference printing one of the seed's glued forms reads it as two words."""

@@ -37,7 +37,7 @@ from reflong.citations.candidates.seeds import load_seed_file, store_seeds, sync
 from reflong.citations.candidates.title_twins import find_twins
 from reflong.citations.fields.ditto import inherited_authors
 from reflong.citations.fields.entry_parse import ParsedEntry
-from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds
+from reflong.citations.resolve import Match, SeedIndex, SeedTitle, Thresholds, published_after
 from reflong.common.errors import ReflongError
 from reflong.common.progress import ProgressFactory, null_progress
 from reflong.db.audits import Audit
@@ -292,7 +292,8 @@ class _SeedsAbove:
             )
             self._earliest[mark] = dated[:2]  # the earliest two: one of them is not the citer
         return any(
-            sid != citing_id and not _later(date or None, written_on) for date, sid in self._earliest[mark]
+            sid != citing_id and not published_after(date or None, written_on)
+            for date, sid in self._earliest[mark]
         )
 
     def touched(self, mark: int) -> list[str]:
@@ -322,11 +323,6 @@ def _orders_to_resolve(
         touched_by_mark[mark] = touched_references(session, index, above.touched(mark))
     found = touched_by_mark[mark]
     return found.orders((rl.arxiv_id, rl.version)), found
-
-
-def _later(published: str | None, written_on: str | None) -> bool:
-    """A seed first published after the citing version was written (as ``SeedIndex.allowed``)."""
-    return bool(published and written_on and published[:10] > written_on[:10])
 
 
 def _version_dates(session: Session) -> dict[tuple[str, int], str]:
